@@ -1,0 +1,3 @@
+from yipan.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,171 @@
+"""The Game protocol: a stateless rules object over immutable, hashable states.
+
+A game is a class with a handful of pure functions of the state (as in aima-python and
+OpenSpiel). States are tuples or NamedTuples of ints, so a state is its own
+transposition-table key, MCTS node key, test fixture and history entry.
+
+Players are numbered 0 (the first to move) and 1; ``CHANCE`` marks a chance node.
+Optional methods are *declared* in ``GameInfo`` (``heuristic``, ``move_ordering``,
+``symmetry``, ``chance``) and algorithms check the declaration, never ``hasattr``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from .errors import CapabilityError, IllegalMoveError, InvalidMoveError
+
+CHANCE = -1
+"""``to_move(s)`` returns this at a chance node; ``chance_outcomes(s)`` then lists the draws."""
+
+State = TypeVar("State", bound=Hashable)
+Move = TypeVar("Move", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: ``winner`` is 0 or 1, or None for a draw (or a one-player game's end)."""
+
+    winner: int | None = None
+
+    def result_for(self, player: int) -> int:
+        """+1 if ``player`` won, -1 if they lost, 0 for a draw."""
+        if self.winner is None:
+            return 0
+        return 1 if self.winner == player else -1
+
+
+DRAW = Outcome(None)
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a game is and which optional methods it provides (checked by algorithms at entry)."""
+
+    name: str
+    title: str
+    players: int = 2
+    zero_sum: bool = True
+    chance: bool = False
+    impartial: bool = False
+    perfect_information: bool = True
+    heuristic: bool = False  # provides evaluate(s)
+    move_ordering: bool = False  # provides order_moves(s, moves)
+    symmetry: bool = False  # provides canonical(s) and symmetries(s)
+    grid: tuple[int, int] | None = None  # (rows, cols) when the board is a grid of cells
+    max_moves: int | None = None  # an upper bound on a game's length, when one is known
+
+
+class Game(ABC, Generic[State, Move]):
+    """Rules of a game. Subclass it, fill in the abstract methods, set ``info``.
+
+    Contracts (checked for every registered game by ``tests/conformance``):
+
+    - ``legal_moves(s)`` is empty exactly when ``outcome(s)`` is not None (or s is a chance node);
+    - ``play`` is pure: it returns a new state and never changes ``s``;
+    - equal states hash equal; ``parse_move(s, format_move(m)) == m`` for every legal m.
+    """
+
+    info: GameInfo
+
+    # -- required -------------------------------------------------------------------------
+    @abstractmethod
+    def initial_state(self) -> State: ...
+
+    @abstractmethod
+    def to_move(self, state: State) -> int:
+        """The player to move (0 or 1), or CHANCE. Defined at terminal states too."""
+
+    @abstractmethod
+    def legal_moves(self, state: State) -> Sequence[Move]: ...
+
+    @abstractmethod
+    def play(self, state: State, move: Move) -> State:
+        """The state after ``move``. Fast and unchecked: the move must be legal."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game goes on, else the Outcome."""
+
+    # -- provided ---------------------------------------------------------------------------
+    def play_checked(self, state: State, move: Move) -> State:
+        """``play`` after checking the move is legal; raises IllegalMoveError otherwise."""
+        if self.outcome(state) is not None:
+            raise IllegalMoveError(f"the game is over; {self.format_move(move)} cannot be played")
+        if move not in self.legal_moves(state):
+            raise IllegalMoveError(f"illegal move {self.format_move(move)}")
+        return self.play(state, move)
+
+    def parse_move(self, state: State, text: str) -> Move:
+        """Read a move written as ``format_move`` writes it. Default: an integer."""
+        try:
+            return int(text.strip())  # type: ignore[return-value]
+        except ValueError:
+            raise InvalidMoveError(f"cannot read move {text!r}") from None
+
+    def format_move(self, move: Move) -> str:
+        return str(move)
+
+    def render(self, state: State) -> str:
+        return repr(state)
+
+    def is_terminal(self, state: State) -> bool:
+        return self.outcome(state) is not None
+
+    # -- optional, declared in info -----------------------------------------------------------
+    def evaluate(self, state: State) -> float:
+        """Heuristic value for the side to move (declare ``info.heuristic``).
+
+        Must stay strictly inside ``(-HEURISTIC_LIMIT, HEURISTIC_LIMIT)`` of ``yipan.core``.
+        """
+        raise CapabilityError(f"{self.info.name} has no heuristic evaluation")
+
+    def order_moves(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:
+        """The moves, most promising first (declare ``info.move_ordering``)."""
+        return moves
+
+    def canonical(self, state: State) -> State:
+        """One representative of the state's symmetry class (declare ``info.symmetry``)."""
+        return state
+
+    def symmetries(self, state: State) -> Sequence[State]:
+        """Every image of the state under the board's symmetries, itself included."""
+        return (state,)
+
+    def chance_outcomes(self, state: State) -> Sequence[tuple[Any, float]]:
+        """At a chance node: ``[(outcome, probability), ...]`` (declare ``info.chance``)."""
+        raise CapabilityError(f"{self.info.name} has no chance nodes")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.info.name}>"
+
+
+def require(game: Game, *, two_player_zero_sum: bool = False, perfect_information: bool = False,
+            no_chance: bool = False, algorithm: str = "this algorithm") -> None:
+    """Check a game's declared capabilities at an algorithm's entry (a clear CapabilityError)."""
+    info = game.info
+    if two_player_zero_sum and not (info.players == 2 and info.zero_sum):
+        raise CapabilityError(f"{algorithm} needs a two-player zero-sum game; {info.name} is not")
+    if perfect_information and not info.perfect_information:
+        raise CapabilityError(f"{algorithm} needs perfect information; {info.name} lacks it")
+    if no_chance and info.chance:
+        raise CapabilityError(f"{algorithm} cannot handle chance nodes; use expectimax or mcts")
+
+
+def replay(game: Game, moves: Sequence[str], state: Any = None) -> list[Any]:
+    """Parse and play moves written in the game's notation, checked one by one.
+
+    Returns every state from the start (``len(moves) + 1`` of them). The error names the
+    move's number and text, e.g. ``move 3 (c2): square is taken``.
+    """
+    states = [game.initial_state() if state is None else state]
+    for number, text in enumerate(moves, 1):
+        try:
+            move = game.parse_move(states[-1], text)
+            states.append(game.play_checked(states[-1], move))
+        except (InvalidMoveError, IllegalMoveError) as error:
+            raise type(error)(f"move {number} ({text}): {error}") from None
+    return states

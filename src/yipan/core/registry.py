@@ -1,0 +1,137 @@
+"""The registry of games: names to factories, with the options each factory takes.
+
+Games register lazily (``"module:Class"``) so that listing games imports no kernel.
+A user's own game joins with ``register_game(GameSpec(...))`` and then works with every
+algorithm, the CLI and the web app.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import GameOptionError, UnknownGameError
+from .game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class GameOption:
+    """One option of a game's factory, as the CLI and the web app offer it.
+
+    ``parse`` turns the text a user typed into the factory's argument (raising ValueError
+    on nonsense); ``many`` takes a list (``yipan play nim 3 4 5``); ``positional`` makes it a
+    positional argument on the command line.
+    """
+
+    name: str
+    parse: Callable[[str], Any]
+    default: Any
+    help: str = ""
+    choices: Sequence[str] | None = None
+    many: bool = False
+    positional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A registered game: its factory and options, and optional hooks named ``"module:attr"``.
+
+    ``ai``: ``make_ai(game, level, rng, time) -> Player`` (default: the generic search player).
+    ``cli``: a module with ``extend_parser(command, parser)`` and ``run(command, args, game)``
+    for game-specific command-line behaviour (e.g. ``solve connect4 --batch``).
+    """
+
+    name: str
+    title: str
+    factory: Callable[..., Game] | str
+    options: tuple[GameOption, ...] = ()
+    ai: str | None = None
+    cli: str | None = None
+    aliases: tuple[str, ...] = ()
+    presets: dict[str, Any] = field(default_factory=dict)  # fixed factory kwargs for an alias
+
+    def load_factory(self) -> Callable[..., Game]:
+        return resolve(self.factory) if isinstance(self.factory, str) else self.factory
+
+    def parse_options(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """Options as given by a user (text, or JSON values) to factory keyword arguments."""
+        known = {option.name: option for option in self.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            accepted = ", ".join(known) or "none"
+            raise GameOptionError(
+                f"{self.name} has no option {unknown[0]!r} (options: {accepted})")
+        parsed: dict[str, Any] = {}
+        for name, value in raw.items():
+            option = known[name]
+            if value is None:
+                continue
+            try:
+                if option.many:
+                    items = value.split(",") if isinstance(value, str) else list(value)
+                    parsed[name] = [_convert(option, item) for item in items]
+                else:
+                    parsed[name] = _convert(option, value)
+            except (ValueError, TypeError) as error:
+                raise GameOptionError(f"{self.name}: bad value for {name}: {error}") from None
+        return parsed
+
+
+def _convert(option: GameOption, value: Any) -> Any:
+    if isinstance(value, str):
+        if option.choices is not None and value not in option.choices:
+            raise ValueError(f"{value!r} is not one of {', '.join(option.choices)}")
+        return option.parse(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"expected text or a number, got {type(value).__name__}")
+    return option.parse(str(value))
+
+
+def resolve(path: str) -> Any:
+    module_name, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+
+
+def register_game(spec: GameSpec) -> GameSpec:
+    for name in (spec.name, *spec.aliases):
+        _REGISTRY[name] = spec
+    return spec
+
+
+def _ensure_builtins() -> None:
+    importlib.import_module("yipan.games")  # registers the built-in games on import
+
+
+def game_spec(name: str) -> GameSpec:
+    _ensure_builtins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownGameError(name, list_games()) from None
+
+
+def list_games() -> list[str]:
+    """The registered games' names (aliases not repeated), sorted."""
+    _ensure_builtins()
+    return sorted({spec.name for spec in _REGISTRY.values()})
+
+
+def get_game(name: str, **options: Any) -> Game:
+    """A game by name, e.g. ``get_game("tictactoe", size="4x4", k=4)``.
+
+    Options may be given as text (as typed on the command line) or as values.
+    """
+    spec = game_spec(name)
+    kwargs = spec.parse_options(options)
+    preset = spec.presets.get(name, {})
+    try:
+        return spec.load_factory()(**preset, **kwargs)
+    except GameOptionError:
+        raise
+    except (ValueError, TypeError) as error:
+        raise GameOptionError(f"{name}: {error}") from None

@@ -1,0 +1,143 @@
+"""Search limits and results, and the scale of values.
+
+Values are always from the point of view of the side to move at the root. A win found
+``ply`` half-moves from the root is worth ``WIN - ply`` and a loss ``-(WIN - ply)``, so a faster
+win scores higher and a slower loss is preferred (the seed's ``10 - depth``, on a larger scale
+so that heuristic values fit below it). A draw is 0. Heuristic values stay strictly inside
+``(-HEURISTIC_LIMIT, HEURISTIC_LIMIT)``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .game import Game
+
+WIN = 1_000_000
+MAX_PLY = 10_000
+HEURISTIC_LIMIT = WIN - MAX_PLY
+INFINITY = math.inf
+
+
+def is_win(value: float) -> bool:
+    return value > HEURISTIC_LIMIT
+
+
+def is_loss(value: float) -> bool:
+    return value < -HEURISTIC_LIMIT
+
+
+def plies_to_end(value: float) -> int | None:
+    """For a proven win or loss, the number of plies until the game ends; else None."""
+    if is_win(value) or is_loss(value):
+        return int(WIN - abs(value))
+    return None
+
+
+def describe_value(value: float, exact: bool = True) -> str:
+    """Human words for a value: ``win in 3``, ``loss in 4``, ``draw``, or ``+12.5`` (heuristic)."""
+    plies = plies_to_end(value)
+    if plies is not None:
+        return f"{'win' if value > 0 else 'loss'} in {plies}"
+    if exact and value == 0:
+        return "draw"
+    return f"{value:+g}"
+
+
+def terminal_value(game: Game, state: Any, ply: int) -> int:
+    """The value of a finished game for the side to move at ``state``, ``ply`` plies from the root."""
+    outcome = game.outcome(state)
+    assert outcome is not None
+    if outcome.winner is None:
+        return 0
+    return WIN - ply if outcome.winner == game.to_move(state) else -(WIN - ply)
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """Bounds on a search (any that is None is unbounded): plies, nodes, seconds."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("depth", "nodes", "time"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"Limit.{name} must not be negative, got {value}")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchStats:
+    nodes: int = 0
+    tt_hits: int = 0
+    cutoffs: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a search found. ``value`` is from the root side to move.
+
+    ``move_values`` maps root moves to values where the search knows them exactly (analysis
+    mode) or as bounds; ``exact`` says whether ``value`` is proven (no heuristic leaf used).
+    """
+
+    move: Hashable | None
+    value: float
+    pv: tuple = ()
+    move_values: Mapping[Hashable, float] = field(default_factory=lambda: MappingProxyType({}))
+    depth: int = 0
+    exact: bool = False
+    stats: SearchStats = SearchStats()
+
+    def to_dict(self, game: Game) -> dict[str, Any]:
+        """A JSON-ready dict, moves written in the game's own notation."""
+        fmt = game.format_move
+        return {
+            "move": None if self.move is None else fmt(self.move),
+            "value": self.value,
+            "description": describe_value(self.value, self.exact),
+            "pv": [fmt(m) for m in self.pv],
+            "move_values": {fmt(m): v for m, v in self.move_values.items()},
+            "depth": self.depth,
+            "exact": self.exact,
+            "nodes": self.stats.nodes,
+            "tt_hits": self.stats.tt_hits,
+            "cutoffs": self.stats.cutoffs,
+            "seconds": round(self.stats.elapsed, 6),
+        }
+
+
+class Budget:
+    """A running Limit: counts nodes and checks the clock every so often (cheaply)."""
+
+    __slots__ = ("max_nodes", "deadline", "nodes", "_next_check")
+
+    CHECK_EVERY = 1024
+
+    def __init__(self, limit: Limit | None, start: float | None = None) -> None:
+        start = time.perf_counter() if start is None else start
+        self.max_nodes = limit.nodes if limit and limit.nodes is not None else None
+        self.deadline = start + limit.time if limit and limit.time is not None else None
+        self.nodes = 0
+        self._next_check = self.CHECK_EVERY
+
+    def exhausted(self) -> bool:
+        """True once the node budget or the time is used up (call once per node)."""
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            return True
+        if self.deadline is not None and self.nodes >= self._next_check:
+            self._next_check = self.nodes + self.CHECK_EVERY
+            return time.perf_counter() >= self.deadline
+        return False

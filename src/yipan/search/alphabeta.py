@@ -1,0 +1,300 @@
+"""Alpha-beta: negamax with fail-soft bounds, a transposition table, move ordering and
+principal-variation search.
+
+Negamax: every node's value is from its own side to move, so ``value(s) = max(-value(child))``
+and there is one code path for both players. The contract of ``_Search.negamax`` (fail-soft)::
+
+    v = negamax(s, depth, ply, alpha, beta)
+    if v <= alpha:  the true value is <= v      (an upper bound)
+    if v >= beta:   the true value is >= v      (a lower bound)
+    otherwise:      v is the true value
+
+Move ordering, best first: the table's move, the two killer moves of this ply (moves that
+caused a cut-off in a sibling), then by history (how often a move cut off anywhere), on top
+of the game's own ``order_moves``. With PVS, moves after the first are searched with a null
+window ``(alpha, alpha + 1)`` that only asks "is it better?", and re-searched when it is.
+Values are integers (heuristics are rounded) so that a null window is one point wide.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from ..core import (
+    INFINITY,
+    MAX_PLY,
+    WIN,
+    Budget,
+    Game,
+    Limit,
+    SearchAborted,
+    SearchResult,
+    SearchStats,
+    require,
+)
+from .trace import Trace, TraceEvent
+from .tt import EXACT, EXACT_DEPTH, LOWER, UPPER, TranspositionTable, from_table, to_table
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Which refinements an alpha-beta search uses (all on by default; the benchmark turns
+    them off one by one to measure each)."""
+
+    table: bool = True
+    symmetry: bool = True  # fold symmetric positions in the table (games declaring symmetry)
+    ordering: bool = True  # killers, history and the table move, over the game's ordering
+    pvs: bool = True  # principal-variation (null-window) search
+
+
+PLAIN = Options(table=False, symmetry=False, ordering=False, pvs=False)
+
+
+class _Search:
+    """One search's working state: counters, killers, history, the PV being built."""
+
+    def __init__(self, game: Game, tt: TranspositionTable | None, options: Options,
+                 budget: Budget, trace: Trace | None, root_player: int) -> None:
+        self.game = game
+        self.tt = tt if options.table else None
+        self.use_symmetry = options.symmetry and game.info.symmetry and self.tt is not None
+        self.use_ordering = options.ordering
+        self.game_ordering = game.info.move_ordering
+        self.use_pvs = options.pvs
+        self.heuristic = game.info.heuristic
+        self.budget = budget
+        self.trace = trace
+        self.root_player = root_player
+        self.nodes = self.tt_hits = self.cutoffs = self.horizon_leaves = 0
+        self.killers: dict[int, list[Hashable]] = {}
+        self.history: dict[Hashable, int] = {}
+        self.pv_table: dict[int, tuple] = {}
+
+    # -- helpers -------------------------------------------------------------------------------
+    def ordered(self, state: Any, ply: int, tt_move: Hashable | None) -> list:
+        game = self.game
+        moves = game.legal_moves(state)
+        if self.game_ordering:
+            moves = game.order_moves(state, moves)
+        if not self.use_ordering:
+            return list(moves)
+        killers = self.killers.get(ply, ())
+        history = self.history
+        first = [m for m in (tt_move, *killers) if m is not None and m in moves]
+        first = list(dict.fromkeys(first))
+        rest = [m for m in moves if m not in first]
+        if history:
+            rest.sort(key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
+        return first + rest
+
+    def remember_cutoff(self, move: Hashable, ply: int, depth: int) -> None:
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self.history[move] = self.history.get(move, 0) + min(depth, 64) ** 2
+
+    def leaf_event(self, state: Any, ply: int, path: tuple, value: float, *,
+                   terminal: bool) -> None:
+        maximizing = self.game.to_move(state) == self.root_player
+        self.trace(TraceEvent("value", ply, path, maximizing, value,
+                              terminal=terminal, horizon=not terminal))
+
+    # -- the search ------------------------------------------------------------------------------
+    def negamax(self, state: Any, depth: int, ply: int, alpha: float, beta: float,
+                path: tuple) -> float:
+        """The fail-soft value of ``state`` for its side to move (contract in the module doc)."""
+        assert alpha < beta
+        game = self.game
+        self.nodes += 1
+        budget = self.budget
+        budget.nodes += 1
+        if budget.exhausted():
+            raise SearchAborted("search limit reached")
+        trace = self.trace
+        if trace:
+            trace(TraceEvent("node", ply, path, game.to_move(state) == self.root_player,
+                             alpha=alpha, beta=beta))
+        self.pv_table[ply] = ()
+
+        outcome = game.outcome(state)
+        if outcome is not None:
+            value = 0 if outcome.winner is None else (
+                WIN - ply if outcome.winner == game.to_move(state) else -(WIN - ply))
+            if trace:
+                self.leaf_event(state, ply, path, value, terminal=True)
+            return value
+        if depth <= 0:
+            self.horizon_leaves += 1
+            value = round(game.evaluate(state)) if self.heuristic else 0
+            if trace:
+                self.leaf_event(state, ply, path, value, terminal=False)
+            return value
+
+        # mate-distance pruning: nothing here can beat a win on the next ply or lose sooner
+        # than now, so a window outside those bounds is already decided
+        alpha = max(alpha, -(WIN - ply))
+        beta = min(beta, WIN - ply - 1)
+        if alpha >= beta:
+            return alpha
+
+        tt = self.tt
+        tt_move = None
+        key = None
+        if tt is not None:
+            key = game.canonical(state) if self.use_symmetry else state
+            entry = tt.get(key)
+            if entry is not None:
+                _, entry_depth, flag, stored, tt_move, _ = entry
+                if entry_depth >= depth:
+                    value = from_table(stored, ply)
+                    if (flag == EXACT or (flag == LOWER and value >= beta)
+                            or (flag == UPPER and value <= alpha)):
+                        self.tt_hits += 1
+                        if entry_depth < EXACT_DEPTH:
+                            self.horizon_leaves += 1  # the stored value rests on a heuristic
+                        return value
+
+        original_alpha = alpha
+        horizon_before = self.horizon_leaves
+        best = -INFINITY
+        best_move = None
+        moves = self.ordered(state, ply, tt_move)
+        for index, move in enumerate(moves):
+            child = game.play(state, move)
+            child_path = (*path, move) if trace else path
+            if index == 0 or not self.use_pvs:
+                value = -self.negamax(child, depth - 1, ply + 1, -beta, -alpha, child_path)
+            else:
+                value = -self.negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha, child_path)
+                if alpha < value < beta:
+                    value = -self.negamax(child, depth - 1, ply + 1, -beta, -value, child_path)
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    self.pv_table[ply] = (move, *self.pv_table.get(ply + 1, ()))
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        if self.use_ordering:
+                            self.remember_cutoff(move, ply, depth)
+                        if trace:
+                            trace(TraceEvent("cutoff", ply, path,
+                                             game.to_move(state) == self.root_player,
+                                             value, alpha=original_alpha, beta=beta,
+                                             pruned=len(moves) - index - 1))
+                        break
+
+        if tt is not None:
+            flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+            searched = depth if self.horizon_leaves != horizon_before else EXACT_DEPTH
+            tt.put(key, searched, flag, to_table(best, ply), best_move)
+        if trace:
+            self.leaf_event_inner(state, ply, path, best)
+        return best
+
+    def leaf_event_inner(self, state: Any, ply: int, path: tuple, value: float) -> None:
+        maximizing = self.game.to_move(state) == self.root_player
+        self.trace(TraceEvent("value", ply, path, maximizing, value))
+
+    def root(self, state: Any, depth: int, analysis: bool) -> tuple[Any, float, dict]:
+        """Search the root's moves; in analysis mode each with a full window (exact values)."""
+        game = self.game
+        self.nodes += 1
+        self.budget.nodes += 1
+        if self.trace:
+            self.trace(TraceEvent("node", 0, (), True))
+        tt_move = None
+        if self.tt is not None:
+            entry = self.tt.get(game.canonical(state) if self.use_symmetry else state)
+            tt_move = entry[4] if entry is not None else None
+        moves = self.ordered(state, 0, tt_move)
+        best, best_move, best_line = -INFINITY, None, ()
+        move_values: dict[Any, float] = {}
+        alpha, beta = -INFINITY, INFINITY
+        for index, move in enumerate(moves):
+            child = game.play(state, move)
+            path = (move,) if self.trace else ()
+            if analysis or index == 0 or not self.use_pvs:
+                window_alpha = -INFINITY if analysis else alpha
+                value = -self.negamax(child, depth - 1, 1, -beta, -window_alpha, path)
+            else:
+                value = -self.negamax(child, depth - 1, 1, -alpha - 1, -alpha, path)
+                if value > alpha:
+                    value = -self.negamax(child, depth - 1, 1, -beta, -value, path)
+            if analysis or value > alpha or index == 0:
+                move_values[move] = value
+            if value > best:
+                best, best_move = value, move
+                best_line = (move, *self.pv_table.get(1, ()))
+                alpha = max(alpha, value)
+        if self.trace:
+            self.trace(TraceEvent("value", 0, (), True, best))
+        if self.tt is not None:
+            key = game.canonical(state) if self.use_symmetry else state
+            horizon = EXACT_DEPTH if self.horizon_leaves == 0 else depth
+            self.tt.put(key, horizon, EXACT, to_table(best, 0), best_move)
+        if not analysis:
+            move_values = {best_move: best}
+        return best_line, best, move_values
+
+
+def alphabeta(game: Game, state: Any, *, depth: int | None = None,
+              tt: TranspositionTable | None = None, limit: Limit | None = None,
+              trace: Trace | None = None, analysis: bool = False,
+              options: Options = Options()) -> SearchResult:
+    """Alpha-beta search of ``state`` to ``depth`` plies (None: to the end of the game).
+
+    ``analysis=True`` gives every root move its exact value (``move_values``), at some cost.
+    A ``limit`` with nodes or time makes this iterative deepening that returns the deepest
+    completed result; ``limit.depth`` caps the depth.
+    """
+    require(game, two_player_zero_sum=True, no_chance=True, algorithm="alpha-beta")
+    if limit is not None and (limit.nodes is not None or limit.time is not None):
+        from .iterative import iterate
+
+        last = None
+        for last in iterate(game, state, limit=Limit(
+                depth if depth is not None else limit.depth, limit.nodes, limit.time),
+                tt=tt, trace=trace, analysis=analysis, options=options):
+            pass
+        if last is None:
+            raise SearchAborted("the limit ran out before a one-ply search finished")
+        return last
+    if limit is not None and limit.depth is not None:
+        depth = limit.depth if depth is None else min(depth, limit.depth)
+    return search_to_depth(game, state, depth, tt=tt, trace=trace, analysis=analysis,
+                           options=options, budget=Budget(None))
+
+
+def search_to_depth(game: Game, state: Any, depth: int | None, *, tt: TranspositionTable | None,
+                    trace: Trace | None, analysis: bool, options: Options,
+                    budget: Budget) -> SearchResult:
+    """One complete alpha-beta search to ``depth``; raises SearchAborted if the budget ends."""
+    start = time.perf_counter()
+    if options.table and tt is None:
+        tt = TranspositionTable()
+    if tt is not None:
+        tt.new_search()
+    search = _Search(game, tt, options, budget, trace, game.to_move(state))
+    full_depth = MAX_PLY if depth is None else depth
+    if game.outcome(state) is not None or full_depth == 0:
+        value = search.negamax(state, full_depth, 0, -INFINITY, INFINITY, ())
+        pv, move_values = (), {}
+    else:
+        pv, value, move_values = search.root(state, full_depth, analysis)
+    elapsed = time.perf_counter() - start
+    return SearchResult(
+        move=pv[0] if pv else None,
+        value=value,
+        pv=pv,
+        move_values=MappingProxyType(move_values),
+        depth=len(pv) if depth is None else depth,
+        exact=search.horizon_leaves == 0,
+        stats=SearchStats(nodes=search.nodes, tt_hits=search.tt_hits,
+                          cutoffs=search.cutoffs, elapsed=elapsed),
+    )

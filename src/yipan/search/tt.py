@@ -1,0 +1,78 @@
+"""A transposition table with bounds, a size cap and a replacement rule.
+
+A fixed number of slots indexed by the key's hash (no rehashing, no growth). Each slot holds
+one entry: ``(key, depth, flag, value, move, generation)``. ``depth`` is the depth the value was
+searched to (``EXACT_DEPTH`` when the subtree reached no heuristic leaf). A new entry replaces
+the slot's old one when the slot is empty, holds the same position, comes from an older search
+(generation), or was searched less deep: depth-preferred with ageing.
+
+Win and loss values depend on the distance from the root, so they are stored relative to the
+node (``to_table``) and converted back on a hit (``from_table``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from ..core import HEURISTIC_LIMIT
+
+EXACT, LOWER, UPPER = 0, 1, 2
+EXACT_DEPTH = 1 << 30
+
+
+def to_table(value: float, ply: int) -> float:
+    if value > HEURISTIC_LIMIT:
+        return value + ply
+    if value < -HEURISTIC_LIMIT:
+        return value - ply
+    return value
+
+
+def from_table(value: float, ply: int) -> float:
+    if value > HEURISTIC_LIMIT:
+        return value - ply
+    if value < -HEURISTIC_LIMIT:
+        return value + ply
+    return value
+
+
+class TranspositionTable:
+    """Fixed-size slots; ``get`` returns the entry tuple or None."""
+
+    __slots__ = ("capacity", "slots", "generation", "stores", "replaced")
+
+    def __init__(self, capacity: int = 1 << 20) -> None:
+        if capacity < 1:
+            raise ValueError("a transposition table needs at least one slot")
+        self.capacity = capacity
+        self.slots: list[Any] = [None] * capacity
+        self.generation = 0
+        self.stores = 0
+        self.replaced = 0
+
+    def new_search(self) -> None:
+        """Age the entries: those of earlier searches are replaced first."""
+        self.generation += 1
+
+    def clear(self) -> None:
+        self.slots = [None] * self.capacity
+
+    def get(self, key: Hashable) -> tuple | None:
+        entry = self.slots[hash(key) % self.capacity]
+        if entry is not None and entry[0] == key:
+            return entry
+        return None
+
+    def put(self, key: Hashable, depth: int, flag: int, value: float, move: Any) -> None:
+        index = hash(key) % self.capacity
+        old = self.slots[index]
+        if old is not None and old[0] != key:
+            if old[5] == self.generation and old[1] > depth:
+                return
+            self.replaced += 1
+        self.stores += 1
+        self.slots[index] = (key, depth, flag, value, move, self.generation)
+
+    def __len__(self) -> int:
+        return sum(entry is not None for entry in self.slots)
