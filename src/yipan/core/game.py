@@ -11,6 +11,7 @@ Optional methods are *declared* in ``GameInfo`` (``heuristic``, ``move_ordering`
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -111,6 +112,21 @@ class Game(ABC, Generic[State, Move]):
 
     def render(self, state: State) -> str:
         return repr(state)
+
+    def split_moves(self, text: str) -> list[str]:
+        """Split a typed move list (``"a1 b2,c3"``) into move texts; games with one-character
+        moves (Connect Four's ``4453``) may split further."""
+        return [part for part in re.split(r"[\s,]+", text.strip()) if part]
+
+    def view(self, state: State) -> dict[str, Any]:
+        """A JSON-ready picture of the state for boards drawn elsewhere (the web page).
+
+        Grid games return ``{"kind": "grid", "rows": R, "cols": C, "cells": [[0|1|None,..],..],
+        "move_at": [[move text or None, ..], ..]}`` with row 0 at the top, where ``move_at``
+        names the move a click on that cell plays. Others may return ``{"kind": "heaps",
+        "heaps": [..]}`` or another kind; the default is the text of ``render``.
+        """
+        return {"kind": "text", "text": self.render(state)}
 
     def is_terminal(self, state: State) -> bool:
         return self.outcome(state) is not None

@@ -190,6 +190,27 @@ class TicTacToe(Game[Board, int]):
             rows.append(f"{row + 1:>3} " + " ".join(cells))
         return "\n".join(rows)
 
+    def split_moves(self, text: str) -> list[str]:
+        """``"159"`` on a board of at most 9 squares is three moves; otherwise split on spaces."""
+        text = text.strip()
+        if text.isdigit() and self.rows * self.cols <= 9:
+            return list(text)
+        return super().split_moves(text)
+
+    def view(self, state: Board) -> dict:
+        empty = self.full & ~(state.first | state.second)
+        playing = self.outcome(state) is None
+        return {
+            "kind": "grid",
+            "rows": self.rows,
+            "cols": self.cols,
+            "k": self.k,
+            "cells": [[self.cell(state, r, c) for c in range(self.cols)] for r in range(self.rows)],
+            "move_at": [[self.format_move(self.bit(r, c))
+                         if playing and empty >> self.bit(r, c) & 1 else None
+                         for c in range(self.cols)] for r in range(self.rows)],
+        }
+
     def cell(self, state: Board, row: int, col: int) -> int | None:
         """The player (0 or 1) whose stone is on (row, col), or None."""
         bit = self.bit(row, col)
