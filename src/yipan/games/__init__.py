@@ -25,3 +25,25 @@ register_game(GameSpec(
     ai="yipan.games.tictactoe:make_ai",
     aliases=("mnk",),
 ))
+
+
+def _board(text: str) -> str:
+    from .connect4.rules import parse_size
+
+    width, height = parse_size(text)
+    return f"{width}x{height}"
+
+
+register_game(GameSpec(
+    name="connect4",
+    title="Connect Four",
+    factory="yipan.games.connect4.rules:ConnectFour",
+    options=(
+        GameOption("size", _board, None, "board size, width x height (default 7x6)"),
+        GameOption("width", int, None, "columns (default 7)"),
+        GameOption("height", int, None, "rows (default 6)"),
+    ),
+    ai="yipan.games.connect4.player:make_ai",
+    cli="yipan.games.connect4.cli",
+    aliases=("connectfour",),
+))

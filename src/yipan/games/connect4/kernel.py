@@ -4,16 +4,22 @@ Scores follow the shared benchmark's convention, for the side to move: a win is
 ``(cells + 1 - moves) // 2`` when made on the next move, one less per extra move of the winner;
 losses are the negatives; 0 is a draw (``cells = width * height``).
 
-Everything a search needs lives in preallocated arrays, so a search allocates nothing:
+A search allocates nothing and recurses on an explicit stack: four preallocated arrays carry
+everything (few arguments keep numba's per-call cost down):
 
-- ``geo``: the board's constants and the search options (``G_*`` indices below);
-- ``keys``/``vals``: the transposition table, ``vals == 0`` marks an empty slot. A value is an
-  upper bound stored as ``v - MIN + 1`` or a lower bound stored as ``v + MAX - 2 * MIN + 2``;
-- ``stats``: node count, node limit, abort flag, and the log of table slots written since the
-  last reset, so that a reset after a small search clears only those slots (``log``);
-- ``scratch``: per-ply buffers for move ordering (a recursion frame at ``moves`` plies uses row
-  ``moves`` only);
-- ``book_keys``/``book_vals``: a sorted opening book (mirror-folded keys, exact scores).
+- ``ctx`` (int64): the board's constants, the options, the counters, the centre-first column
+  order and the log of table slots written since the last reset (``C_*`` indices below), so
+  a reset after a small search clears only those slots;
+- ``table`` (int64): the transposition table, one word a slot, 0 when empty::
+
+      bit 63      16 15     8 7       0
+      | key % 2**47 | moves   | value   |     slot = key % size (size a prime)
+
+  The 47 low key bits and the slot index together identify the key exactly (Chinese
+  remainder theorem, size odd and > 2**16). ``value`` is an upper bound ``v`` stored as
+  ``v - MIN + 1`` or a lower bound stored as ``v + MAX - 2 * MIN + 2``, never 0;
+- ``frames`` (int64, one row per ply from the root): the stack of the search;
+- ``book`` (int64, 2 x n): an opening book, sorted mirror-folded keys over exact scores.
 
 Contract of ``negamax`` (the side to move cannot win at once; ``alpha < beta``)::
 
@@ -28,23 +34,33 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# geo indices
-G_WIDTH, G_HEIGHT, G_BOTTOM, G_BOARD, G_CELLS, G_MIN, G_MAX = 0, 1, 2, 3, 4, 5, 6
-G_FLAGS, G_BOOK_DEPTH, G_SIZE = 7, 8, 9
-GEO_LEN = 10
+# ctx: constants and options
+C_WIDTH, C_HEIGHT, C_BOTTOM, C_BOARD, C_CELLS, C_MIN, C_MAX = 0, 1, 2, 3, 4, 5, 6
+C_FLAGS, C_BOOK_DEPTH, C_SIZE = 7, 8, 9
+# ctx: counters
+C_NODES, C_LIMIT, C_ABORTED, C_LOGGED = 10, 11, 12, 13
+C_ORDER = 16  # width entries: the columns, centre first
+C_LOG = 32  # the rest: slots written since the last reset
+LOG_CAPACITY = 1 << 16
+CTX_LEN = C_LOG + LOG_CAPACITY
 
-# option flags (geo[G_FLAGS])
+# frames: one row per ply below the root
+F_CUR, F_MASK, F_ALPHA, F_BETA, F_KEY, F_NEXT = 0, 1, 2, 3, 4, 5
+F_MOVES = 8  # up to 16 candidate moves, best last
+F_SCORES = 24  # their ordering scores
+FRAME_LEN = 40
+
+# option flags (ctx[C_FLAGS])
 MIRROR_KEY = 1  # fold a position and its mirror image into one table entry
 ETC = 2  # enhanced transposition cut-off: probe the children before searching them
 DEPTH_PREFERRED = 4  # keep the entry nearer the root when two positions share a slot
 DEFAULT_FLAGS = 0
 
-# stats indices
-S_NODES, S_LIMIT, S_ABORTED, S_LOGGED = 0, 1, 2, 3
-STATS_LEN = 4
-
+KEY_BITS = 47
+KEY_MASK = (1 << KEY_BITS) - 1
 NO_LIMIT = np.iinfo(np.int64).max
 UNKNOWN = -1000  # a score no position has
+SEARCH = 1 << 20  # "not decided yet: search the children"
 
 
 @njit(cache=True)
@@ -82,10 +98,10 @@ def mirror(bits: int, width: int, height: int) -> int:
 
 
 @njit(cache=True)
-def table_key(current: int, mask: int, geo: np.ndarray) -> int:
+def table_key(current: int, mask: int, ctx: np.ndarray) -> int:
     key = current + mask
-    if geo[G_FLAGS] & MIRROR_KEY:
-        other = mirror(key, geo[G_WIDTH], geo[G_HEIGHT])
+    if ctx[C_FLAGS] & MIRROR_KEY:
+        other = mirror(key, ctx[C_WIDTH], ctx[C_HEIGHT])
         if other < key:
             return other
     return key
@@ -99,46 +115,55 @@ def book_key(current: int, mask: int, width: int, height: int) -> int:
 
 
 @njit(cache=True)
-def book_lookup(key: int, book_keys: np.ndarray, book_vals: np.ndarray) -> int:
+def book_lookup(key: int, book: np.ndarray) -> int:
     """The book's score for a (mirror-folded) key, or UNKNOWN."""
-    lo, hi = 0, book_keys.shape[0]
+    lo, hi = 0, book.shape[1]
     while lo < hi:
         mid = (lo + hi) >> 1
-        if book_keys[mid] < key:
+        if book[0, mid] < key:
             lo = mid + 1
         else:
             hi = mid
-    if lo < book_keys.shape[0] and book_keys[lo] == key:
-        return book_vals[lo]
+    if lo < book.shape[1] and book[0, lo] == key:
+        return book[1, lo]
     return UNKNOWN
 
 
 @njit(cache=True)
-def tt_put(key: int, value: int, moves: int, geo: np.ndarray, keys: np.ndarray,
-           vals: np.ndarray, depths: np.ndarray, stats: np.ndarray, log: np.ndarray) -> None:
-    index = key % geo[G_SIZE]
-    if vals[index] == 0:
-        logged = stats[S_LOGGED]
-        if logged < log.shape[0]:
-            log[logged] = index
-        stats[S_LOGGED] = logged + 1
-    elif geo[G_FLAGS] & DEPTH_PREFERRED and depths[index] < moves and keys[index] != key:
-        return  # a position nearer the root guards a larger subtree: keep it
-    keys[index] = key
-    vals[index] = value
-    depths[index] = moves
+def tt_get(key: int, ctx: np.ndarray, table: np.ndarray) -> int:
+    """The stored value byte for ``key`` (0: none)."""
+    entry = table[key % ctx[C_SIZE]]
+    if (entry >> 16) == (key & KEY_MASK):
+        return entry & 0xFF
+    return 0
 
 
 @njit(cache=True)
-def tt_reset(vals: np.ndarray, stats: np.ndarray, log: np.ndarray) -> None:
+def tt_put(key: int, value: int, moves: int, ctx: np.ndarray, table: np.ndarray) -> None:
+    index = key % ctx[C_SIZE]
+    entry = table[index]
+    partial = key & KEY_MASK
+    if entry == 0:
+        logged = ctx[C_LOGGED]
+        if logged < LOG_CAPACITY:
+            ctx[C_LOG + logged] = index
+        ctx[C_LOGGED] = logged + 1
+    elif (ctx[C_FLAGS] & DEPTH_PREFERRED and ((entry >> 8) & 0xFF) < moves
+          and (entry >> 16) != partial):
+        return  # a position nearer the root guards a larger subtree: keep it
+    table[index] = (partial << 16) | (moves << 8) | value
+
+
+@njit(cache=True)
+def tt_reset(ctx: np.ndarray, table: np.ndarray) -> None:
     """Empty the table in place: only the logged slots after a small search, else all."""
-    logged = stats[S_LOGGED]
-    if logged <= log.shape[0]:
+    logged = ctx[C_LOGGED]
+    if logged <= LOG_CAPACITY:
         for i in range(logged):
-            vals[log[i]] = 0
+            table[ctx[C_LOG + i]] = 0
     else:
-        vals[:] = 0
-    stats[S_LOGGED] = 0
+        table[:] = 0
+    ctx[C_LOGGED] = 0
 
 
 @njit(cache=True)
@@ -160,17 +185,18 @@ def can_win_next(current: int, mask: int, bottom: int, board: int, height: int) 
 
 
 @njit(cache=True)
-def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, geo: np.ndarray,
-            order: np.ndarray, keys: np.ndarray, vals: np.ndarray, depths: np.ndarray,
-            stats: np.ndarray, log: np.ndarray, scratch: np.ndarray,
-            book_keys: np.ndarray, book_vals: np.ndarray) -> int:
-    """Fail-soft bound on the score (contract in the module docstring)."""
-    stats[S_NODES] += 1
-    if stats[S_NODES] > stats[S_LIMIT]:
-        stats[S_ABORTED] = 1
+def enter(frames: np.ndarray, sp: int, moves: int, ctx: np.ndarray, table: np.ndarray,
+          book: np.ndarray) -> int:
+    """Open the node in ``frames[sp]``: its value if decided without children, else SEARCH
+    (its window narrowed and its moves sorted, best last, in the frame)."""
+    ctx[C_NODES] += 1
+    if ctx[C_NODES] > ctx[C_LIMIT]:
+        ctx[C_ABORTED] = 1
         return 0
-    width, height, cells = geo[G_WIDTH], geo[G_HEIGHT], geo[G_CELLS]
-    bottom, board = geo[G_BOTTOM], geo[G_BOARD]
+    current, mask = frames[sp, F_CUR], frames[sp, F_MASK]
+    alpha, beta = frames[sp, F_ALPHA], frames[sp, F_BETA]
+    width, height, cells = ctx[C_WIDTH], ctx[C_HEIGHT], ctx[C_CELLS]
+    bottom, board = ctx[C_BOTTOM], ctx[C_BOARD]
     possible = possible_non_losing(current, mask, bottom, board, height)
     if possible == 0:
         return -((cells - moves) // 2)
@@ -187,11 +213,10 @@ def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, geo: np.
         if alpha >= beta:
             return beta
 
-    min_score, max_score = geo[G_MIN], geo[G_MAX]
-    key = table_key(current, mask, geo)
-    index = key % geo[G_SIZE]
-    stored = vals[index]
-    if stored != 0 and keys[index] == key:
+    min_score, max_score = ctx[C_MIN], ctx[C_MAX]
+    key = table_key(current, mask, ctx)
+    stored = tt_get(key, ctx, table)
+    if stored != 0:
         if stored > max_score - min_score + 1:  # a lower bound
             low = stored + 2 * min_score - max_score - 2
             if alpha < low:
@@ -205,58 +230,91 @@ def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, geo: np.
                 if alpha >= beta:
                     return beta
 
-    if moves <= geo[G_BOOK_DEPTH]:
-        known = book_lookup(book_key(current, mask, width, height), book_keys, book_vals)
+    if moves <= ctx[C_BOOK_DEPTH]:
+        known = book_lookup(book_key(current, mask, width, height), book)
         if known != UNKNOWN:
             return known
 
     # order the moves: most threats created first; ties keep the centre-first order
-    candidates = scratch[moves, 0]
-    scores = scratch[moves, 1]
     count = 0
     step = height + 1
     column = (1 << height) - 1
     for i in range(width - 1, -1, -1):
-        move = possible & (column << (order[i] * step))
+        move = possible & (column << (ctx[C_ORDER + i] * step))
         if move:
             score = popcount(winning_cells(current | move, mask, height, board))
             pos = count
-            while pos > 0 and scores[pos - 1] > score:
-                candidates[pos] = candidates[pos - 1]
-                scores[pos] = scores[pos - 1]
+            while pos > 0 and frames[sp, F_SCORES + pos - 1] > score:
+                frames[sp, F_MOVES + pos] = frames[sp, F_MOVES + pos - 1]
+                frames[sp, F_SCORES + pos] = frames[sp, F_SCORES + pos - 1]
                 pos -= 1
-            candidates[pos] = move
-            scores[pos] = score
+            frames[sp, F_MOVES + pos] = move
+            frames[sp, F_SCORES + pos] = score
             count += 1
 
-    opponent = current ^ mask
-    if geo[G_FLAGS] & ETC:
-        # a child whose stored upper bound u already gives us -u >= beta cuts at once
+    if ctx[C_FLAGS] & ETC:
+        # a child whose stored upper bound u gives us -u >= beta cuts at once
+        opponent = current ^ mask
         for i in range(count):
-            child_mask = mask | candidates[i]
-            child_key = table_key(opponent, child_mask, geo)
-            child_index = child_key % geo[G_SIZE]
-            child_stored = vals[child_index]
-            if (child_stored != 0 and child_stored <= max_score - min_score + 1
-                    and keys[child_index] == child_key):
-                bound = -(child_stored + min_score - 1)
+            child = tt_get(table_key(opponent, mask | frames[sp, F_MOVES + i], ctx), ctx, table)
+            if child != 0 and child <= max_score - min_score + 1:
+                bound = -(child + min_score - 1)
                 if bound >= beta:
                     return bound
 
-    for i in range(count - 1, -1, -1):
-        move = candidates[i]
-        score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, geo, order, keys,
-                         vals, depths, stats, log, scratch, book_keys, book_vals)
-        if stats[S_ABORTED]:
+    frames[sp, F_ALPHA] = alpha
+    frames[sp, F_BETA] = beta
+    frames[sp, F_KEY] = key
+    frames[sp, F_NEXT] = count - 1
+    return SEARCH
+
+
+@njit(cache=True)
+def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, ctx: np.ndarray,
+            table: np.ndarray, frames: np.ndarray, book: np.ndarray) -> int:
+    """Fail-soft bound on the score (contract in the module docstring), on an explicit stack.
+
+    Each frame moves through: entered (``enter``), then for each child in turn: descend,
+    and on the child's return update alpha or cut off; finally store the bound and return.
+    """
+    min_score, max_score = ctx[C_MIN], ctx[C_MAX]
+    sp = 0
+    frames[0, F_CUR] = current
+    frames[0, F_MASK] = mask
+    frames[0, F_ALPHA] = alpha
+    frames[0, F_BETA] = beta
+    value = enter(frames, 0, moves, ctx, table, book)
+    while True:
+        if value == SEARCH:
+            i = frames[sp, F_NEXT]
+            if i >= 0:  # descend into the next child
+                frames[sp, F_NEXT] = i - 1
+                move = frames[sp, F_MOVES + i]
+                node_current, node_mask = frames[sp, F_CUR], frames[sp, F_MASK]
+                frames[sp + 1, F_CUR] = node_current ^ node_mask
+                frames[sp + 1, F_MASK] = node_mask | move
+                frames[sp + 1, F_ALPHA] = -frames[sp, F_BETA]
+                frames[sp + 1, F_BETA] = -frames[sp, F_ALPHA]
+                sp += 1
+                value = enter(frames, sp, moves + sp, ctx, table, book)
+                continue
+            value = frames[sp, F_ALPHA]  # every child searched: an upper bound
+            tt_put(frames[sp, F_KEY], value - min_score + 1, moves + sp, ctx, table)
+        # ``value`` is the finished value of the node at ``sp``: hand it to the parent
+        if ctx[C_ABORTED]:
             return 0
-        if score >= beta:
-            tt_put(key, score + max_score - 2 * min_score + 2, moves, geo, keys, vals, depths,
-                   stats, log)
-            return score
-        if score > alpha:
-            alpha = score
-    tt_put(key, alpha - min_score + 1, moves, geo, keys, vals, depths, stats, log)
-    return alpha
+        if sp == 0:
+            return value
+        sp -= 1
+        score = -value
+        if score >= frames[sp, F_BETA]:
+            tt_put(frames[sp, F_KEY], score + max_score - 2 * min_score + 2, moves + sp,
+                   ctx, table)
+            value = score
+            continue
+        if score > frames[sp, F_ALPHA]:
+            frames[sp, F_ALPHA] = score
+        value = SEARCH
 
 
 @njit(cache=True)
@@ -265,24 +323,21 @@ def half_toward_zero(value: int) -> int:
 
 
 @njit(cache=True)
-def solve(current: int, mask: int, moves: int, weak: bool, geo: np.ndarray, order: np.ndarray,
-          keys: np.ndarray, vals: np.ndarray, depths: np.ndarray, stats: np.ndarray,
-          log: np.ndarray, scratch: np.ndarray, book_keys: np.ndarray,
-          book_vals: np.ndarray) -> int:
+def solve(current: int, mask: int, moves: int, weak: bool, ctx: np.ndarray, table: np.ndarray,
+          frames: np.ndarray, book: np.ndarray) -> int:
     """The exact score (or only its sign when ``weak``) of a position not yet decided.
 
     Narrows ``[low, high]`` with null-window searches, probing near 0 first (where most
-    positions are), then halfway toward the bounds.
+    positions are), then halfway toward the bounds. UNKNOWN if the node limit ran out.
     """
-    width, height, cells = geo[G_WIDTH], geo[G_HEIGHT], geo[G_CELLS]
-    bottom, board = geo[G_BOTTOM], geo[G_BOARD]
+    width, height, cells = ctx[C_WIDTH], ctx[C_HEIGHT], ctx[C_CELLS]
+    bottom, board = ctx[C_BOTTOM], ctx[C_BOARD]
     if moves >= cells:
         return 0
     if can_win_next(current, mask, bottom, board, height):
-        score = (cells + 1 - moves) // 2
-        return 1 if weak else score
-    if moves <= geo[G_BOOK_DEPTH]:
-        known = book_lookup(book_key(current, mask, width, height), book_keys, book_vals)
+        return 1 if weak else (cells + 1 - moves) // 2
+    if moves <= ctx[C_BOOK_DEPTH]:
+        known = book_lookup(book_key(current, mask, width, height), book)
         if known != UNKNOWN:
             if weak:
                 return 1 if known > 0 else -1 if known < 0 else 0
@@ -297,9 +352,8 @@ def solve(current: int, mask: int, moves: int, weak: bool, geo: np.ndarray, orde
             middle = half_toward_zero(low)
         elif middle >= 0 and half_toward_zero(high) > middle:
             middle = half_toward_zero(high)
-        result = negamax(current, mask, moves, middle, middle + 1, geo, order, keys, vals,
-                         depths, stats, log, scratch, book_keys, book_vals)
-        if stats[S_ABORTED]:
+        result = negamax(current, mask, moves, middle, middle + 1, ctx, table, frames, book)
+        if ctx[C_ABORTED]:
             return UNKNOWN
         if result <= middle:
             high = result
@@ -309,18 +363,10 @@ def solve(current: int, mask: int, moves: int, weak: bool, geo: np.ndarray, orde
 
 
 @njit(cache=True)
-def solve_fresh(current: int, mask: int, moves: int, weak: bool, geo: np.ndarray,
-                order: np.ndarray, keys: np.ndarray, vals: np.ndarray, depths: np.ndarray,
-                stats: np.ndarray, log: np.ndarray, scratch: np.ndarray,
-                book_keys: np.ndarray, book_vals: np.ndarray) -> int:
+def solve_fresh(current: int, mask: int, moves: int, weak: bool, ctx: np.ndarray,
+                table: np.ndarray, frames: np.ndarray, book: np.ndarray) -> int:
     """``solve`` with an empty table and zeroed counters: one call per benchmark line."""
-    tt_reset(vals, stats, log)
-    stats[S_NODES] = 0
-    stats[S_ABORTED] = 0
-    return solve(current, mask, moves, weak, geo, order, keys, vals, depths, stats, log,
-                 scratch, book_keys, book_vals)
-
-
-@njit(cache=True)
-def play_column(current: int, mask: int, col: int, height: int) -> tuple[int, int]:
-    return current ^ mask, mask | (mask + (1 << (col * (height + 1))))
+    tt_reset(ctx, table)
+    ctx[C_NODES] = 0
+    ctx[C_ABORTED] = 0
+    return solve(current, mask, moves, weak, ctx, table, frames, book)

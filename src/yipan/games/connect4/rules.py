@@ -127,6 +127,8 @@ def four_cells(stones: int, height: int) -> int:
 class ConnectFour(Game[Position, int]):
     """Connect Four: drop stones into columns; four in a row in any direction wins."""
 
+    player_names = ("X", "O")
+
     def __init__(self, width: int | None = None, height: int | None = None,
                  size: str | None = None) -> None:
         if size is not None:

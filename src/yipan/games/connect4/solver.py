@@ -17,7 +17,6 @@ from . import kernel
 from .rules import ConnectFour, Position
 
 DEFAULT_TABLE_BITS = 23
-RESET_LOG = 1 << 16  # a search writing fewer new slots than this is reset slot by slot
 
 
 def _prime_at_least(n: int) -> int:
@@ -57,44 +56,48 @@ class Solver:
         cells = self.game.cells
         min_score = -(cells // 2) + 3
         max_score = (cells + 1) // 2 - 3
-        self.geo = np.zeros(kernel.GEO_LEN, np.int64)
-        self.geo[[kernel.G_WIDTH, kernel.G_HEIGHT, kernel.G_BOTTOM, kernel.G_BOARD,
-                  kernel.G_CELLS, kernel.G_MIN, kernel.G_MAX, kernel.G_FLAGS,
-                  kernel.G_BOOK_DEPTH, kernel.G_SIZE]] = [
-            g.width, g.height, g.bottom, g.board, cells, min_score, max_score, flags, -1, size]
-        self.order = np.array(self.game.center_order, np.int64)
-        self.keys = np.zeros(size, np.int64)
-        self.vals = np.zeros(size, np.int8)
-        self.depths = np.zeros(size, np.int8)
-        for table in (self.keys, self.vals, self.depths):
-            table.fill(0)  # touch every page now, not one page fault per slot mid-search
-        self.stats = np.zeros(kernel.STATS_LEN, np.int64)
-        self.stats[kernel.S_LIMIT] = kernel.NO_LIMIT
-        self.log = np.zeros(RESET_LOG, np.int64)
-        self.scratch = np.zeros((cells + 1, 2, g.width), np.int64)
-        self.book_keys = np.zeros(0, np.int64)
-        self.book_vals = np.zeros(0, np.int8)
+        if g.width > kernel.F_SCORES - kernel.F_MOVES:
+            raise ValueError(f"the solver handles boards up to 16 columns, not {g.width}")
+        self.ctx = np.zeros(kernel.CTX_LEN, np.int64)
+        self.ctx[[kernel.C_WIDTH, kernel.C_HEIGHT, kernel.C_BOTTOM, kernel.C_BOARD,
+                  kernel.C_CELLS, kernel.C_MIN, kernel.C_MAX, kernel.C_FLAGS,
+                  kernel.C_BOOK_DEPTH, kernel.C_SIZE, kernel.C_LIMIT]] = [
+            g.width, g.height, g.bottom, g.board, cells, min_score, max_score, flags, -1, size,
+            kernel.NO_LIMIT]
+        self.ctx[kernel.C_ORDER:kernel.C_ORDER + g.width] = self.game.center_order
+        self.table = np.zeros(size, np.int64)
+        self.table.fill(0)  # touch every page now, not one page fault per slot mid-search
+        self.frames = np.zeros((cells + 2, kernel.FRAME_LEN), np.int64)
+        self.book = np.zeros((2, 0), np.int64)
+        self.total_nodes = 0  # over every search since the solver was made
         if book is not None:
             self.use_book(book)
 
     def use_book(self, book: object) -> None:
         """Probe ``book`` (an ``OpeningBook`` of this board size) during searches."""
-        keys, values, depth = book.keys, book.values, book.depth  # type: ignore[attr-defined]
         if (book.width, book.height) != (self.game.width, self.game.height):  # type: ignore
             raise ValueError("the book is for another board size")
-        self.book_keys, self.book_vals = keys, values
-        self.geo[kernel.G_BOOK_DEPTH] = depth
+        self.book = book.table  # type: ignore[attr-defined]
+        self.ctx[kernel.C_BOOK_DEPTH] = book.depth  # type: ignore[attr-defined]
+
+    def warm_up(self) -> None:
+        """Load the compiled kernel now (numba's cache loads on the first call), so that
+        the first timed solve does not pay for it."""
+        self.ctx[kernel.C_LIMIT] = 1
+        kernel.solve_fresh(0, 0, 0, False, *self._args())
+        self.ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
+        self.ctx[kernel.C_ABORTED] = 0
+        self.reset()
 
     @property
     def nodes(self) -> int:
-        return int(self.stats[kernel.S_NODES])
+        return int(self.ctx[kernel.C_NODES])
 
     def reset(self) -> None:
-        kernel.tt_reset(self.vals, self.stats, self.log)
+        kernel.tt_reset(self.ctx, self.table)
 
     def _args(self) -> tuple:
-        return (self.geo, self.order, self.keys, self.vals, self.depths, self.stats, self.log,
-                self.scratch, self.book_keys, self.book_vals)
+        return (self.ctx, self.table, self.frames, self.book)
 
     # -- solving -----------------------------------------------------------------------------
     def solve_fresh(self, position: Position, weak: bool = False) -> int:
@@ -110,15 +113,16 @@ class Solver:
         self._check_not_over(position)
         if fresh:
             self.reset()
-        stats = self.stats
-        stats[kernel.S_NODES] = 0
-        stats[kernel.S_ABORTED] = 0
-        stats[kernel.S_LIMIT] = kernel.NO_LIMIT if node_limit is None else node_limit
+        ctx = self.ctx
+        ctx[kernel.C_NODES] = 0
+        ctx[kernel.C_ABORTED] = 0
+        ctx[kernel.C_LIMIT] = kernel.NO_LIMIT if node_limit is None else node_limit
         start = time.perf_counter()
         score = kernel.solve(position[0], position[1], position[2], weak, *self._args())
         seconds = time.perf_counter() - start
-        aborted = bool(stats[kernel.S_ABORTED])
-        stats[kernel.S_LIMIT] = kernel.NO_LIMIT
+        self.total_nodes += self.nodes
+        aborted = bool(ctx[kernel.C_ABORTED])
+        ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
         if aborted:
             self.reset()  # bounds written while unwinding an aborted search are not trusted
         return Solved(None if aborted else int(score), self.nodes, seconds)
@@ -156,9 +160,11 @@ class Solver:
         if kernel.can_win_next(child.current, child.mask, game.geometry.bottom,
                                game.geometry.board, game.height):
             return -((game.cells - child.moves + 1) // 2) >= target
-        self.stats[kernel.S_ABORTED] = 0
+        self.ctx[kernel.C_ABORTED] = 0
+        self.ctx[kernel.C_NODES] = 0
         value = kernel.negamax(child.current, child.mask, child.moves, -target, -target + 1,
                                *self._args())
+        self.total_nodes += self.nodes
         return -value >= target
 
     def best_moves(self, position: Position, score: int) -> list[int]:

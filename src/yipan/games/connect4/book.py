@@ -1,0 +1,279 @@
+"""Opening books for Connect Four: every position up to ``depth`` plies with its exact score.
+
+A book stores each position once for it and its mirror image, under the mirror-folded key
+``min(current + mask, mirror(current + mask))``, sorted, so the kernel probes it by binary
+search. File layout (little-endian)::
+
+    b"YIPANC4B"  | header length (uint32) | header (JSON) | keys (int64 x n) | scores (int8 x n)
+
+The header holds ``width``, ``height``, ``depth``, ``count`` and the ``sha256`` of everything
+after it; a file whose checksum, size or order does not match is refused (``CorruptBookError``).
+
+Building (``build``) solves the deepest ply first, in *units of work*: plain lists of
+``(current, mask, moves)`` positions that ``solve_unit`` turns into scores anywhere (a local
+process pool here; a cluster could take the same lists). Each finished unit is saved
+atomically in a work folder beside the book, so an interrupted build resumes where it stopped.
+The shallower plies then follow from the deepest one in moments.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ...books.book import CorruptBookError
+from ...core import YipanError
+from .rules import ConnectFour, Position, has_four
+
+MAGIC = b"YIPANC4B"
+UNIT_SIZE = 64  # positions per unit of work: siblings share a table, so not too few
+
+
+@dataclass(frozen=True)
+class OpeningBook:
+    """Exact scores of every position up to ``depth`` plies (``table``: keys over scores)."""
+
+    width: int
+    height: int
+    depth: int
+    table: np.ndarray  # int64, shape (2, n): sorted mirror-folded keys, then scores
+
+    def __len__(self) -> int:
+        return int(self.table.shape[1])
+
+    def score(self, game: ConnectFour, position: Position) -> int | None:
+        """The exact score of ``position`` for its side to move, or None if not in the book."""
+        if position.moves > self.depth:
+            return None
+        key = game.key(position)
+        keys = self.table[0]
+        i = int(np.searchsorted(keys, key))
+        if i < len(keys) and keys[i] == key:
+            return int(self.table[1, i])
+        return None
+
+
+# -- file format ------------------------------------------------------------------------------
+def _payload(table: np.ndarray) -> bytes:
+    return table[0].astype("<i8").tobytes() + table[1].astype("i1").tobytes()
+
+
+def write_book(book: OpeningBook, path: str | Path) -> None:
+    """Write atomically (temp file in the same folder, fsync, rename) with a checksum."""
+    payload = _payload(book.table)
+    header = json.dumps({
+        "game": "connect4", "width": book.width, "height": book.height, "depth": book.depth,
+        "count": len(book), "sha256": hashlib.sha256(payload).hexdigest(),
+    }).encode()
+    atomic_write(Path(path), MAGIC + len(header).to_bytes(4, "little") + header + payload)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+def read_book(path: str | Path) -> OpeningBook:
+    """Load and verify a book; raises CorruptBookError naming what is wrong."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CorruptBookError(f"cannot read book {path}: {error.strerror}") from None
+    return parse_book(data, str(path))
+
+
+def parse_book(data: bytes, name: str = "book") -> OpeningBook:
+    if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4:
+        raise CorruptBookError(f"{name} is not a yipan Connect Four book")
+    start = len(MAGIC) + 4
+    length = int.from_bytes(data[len(MAGIC):start], "little")
+    try:
+        header = json.loads(data[start:start + length])
+        width, height, depth = int(header["width"]), int(header["height"]), int(header["depth"])
+        count, digest = int(header["count"]), str(header["sha256"])
+        if header["game"] != "connect4":
+            raise ValueError("another game")
+    except (ValueError, KeyError, TypeError):
+        raise CorruptBookError(f"{name}: the book's header is damaged") from None
+    payload = data[start + length:]
+    if len(payload) != 9 * count:
+        raise CorruptBookError(f"{name}: expected {count} entries, the file is cut or padded")
+    if hashlib.sha256(payload).hexdigest() != digest:
+        raise CorruptBookError(f"{name}: checksum mismatch, the book is corrupted")
+    table = np.empty((2, count), np.int64)
+    table[0] = np.frombuffer(payload[:8 * count], "<i8")
+    table[1] = np.frombuffer(payload[8 * count:], "i1")
+    if count and not (np.diff(table[0]) > 0).all():
+        raise CorruptBookError(f"{name}: keys are not sorted")
+    return OpeningBook(width, height, depth, table)
+
+
+def shipped_book_path(width: int = 7, height: int = 6) -> Path:
+    return Path(str(resources.files("yipan") / "data" / f"connect4-{width}x{height}.book"))
+
+
+_SHIPPED: dict[tuple[int, int], OpeningBook | None] = {}
+
+
+def shipped_book(width: int = 7, height: int = 6) -> OpeningBook | None:
+    """The book shipped with yipan for this board size, if any (loaded once, verified)."""
+    if (width, height) not in _SHIPPED:
+        path = shipped_book_path(width, height)
+        _SHIPPED[(width, height)] = read_book(path) if path.is_file() else None
+    return _SHIPPED[(width, height)]
+
+
+# -- positions ------------------------------------------------------------------------------
+def positions_at(game: ConnectFour, ply: int) -> list[Position]:
+    """Every position after ``ply`` moves with the game still going, one per mirror pair,
+    siblings next to each other (neighbours share subtrees, which a unit's table exploits)."""
+    layer = [game.initial_state()]
+    for _ in range(ply):
+        found: dict[int, Position] = {}
+        for position in layer:
+            for col in game.legal_moves(position):
+                child = game.play(position, col)
+                if not has_four(child.current ^ child.mask, game.height):
+                    found.setdefault(game.key(child), child)
+        layer = list(found.values())
+    return layer
+
+
+def units_of(positions: list[Position], size: int = UNIT_SIZE) -> list[list[tuple]]:
+    return [[tuple(p) for p in positions[i:i + size]] for i in range(0, len(positions), size)]
+
+
+_WORKER_SOLVERS: dict[tuple[int, int], object] = {}
+
+
+def solve_unit(width: int, height: int, positions: list[tuple[int, int, int]]
+               ) -> list[tuple[int, int]]:
+    """Solve one unit of work: ``[(current, mask, moves), ...]`` -> ``[(key, score), ...]``.
+
+    Self-contained (plain ints in and out), so a unit can be solved on any machine. The
+    table is kept across the unit's positions: they are neighbours and share subtrees.
+    """
+    from .solver import Solver
+
+    game = ConnectFour(width, height)
+    solver = _WORKER_SOLVERS.get((width, height))
+    if solver is None:
+        solver = _WORKER_SOLVERS[(width, height)] = Solver(game)
+    out = []
+    for current, mask, moves in positions:
+        position = Position(current, mask, moves)
+        out.append((game.key(position), solver.solve(position).score))  # type: ignore
+    return out
+
+
+def _solve_unit_star(job: tuple[int, int, list[tuple[int, int, int]]]) -> list[tuple[int, int]]:
+    return solve_unit(*job)
+
+
+# -- building -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BuildReport:
+    depth: int
+    positions: int
+    seconds: float
+    units_done_before: int  # units found already solved (a resumed build)
+
+
+def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
+          unit_size: int | None = None, progress: Callable[[str], None] | None = None,
+          map_units: Callable[[Iterable], Iterator] | None = None) -> BuildReport:
+    """Solve every position up to ``depth`` plies and write the book to ``path``.
+
+    Resumable: finished units are kept in ``<path>.work/`` until the book is written.
+    ``map_units`` may replace the local process pool (e.g. to send units to a cluster); it
+    takes an iterable of ``(width, height, positions)`` jobs and yields their results in order.
+    """
+    say = progress or (lambda _text: None)
+    start = time.perf_counter()
+    path = Path(path)
+    work = path.with_name(path.name + ".work")
+    work.mkdir(parents=True, exist_ok=True)
+    deepest = positions_at(game, depth)
+    if unit_size is None:  # enough units to keep every worker busy to the end
+        unit_size = max(1, min(UNIT_SIZE, len(deepest) // (8 * max(1, workers))))
+    plan = {"width": game.width, "height": game.height, "depth": depth, "unit_size": unit_size}
+    plan_file = work / "plan.json"
+    if plan_file.exists() and json.loads(plan_file.read_text()) != plan:
+        raise YipanError(f"{work} holds a build with other settings; remove it to start over")
+    atomic_write(plan_file, json.dumps(plan).encode())
+
+    units = units_of(deepest, unit_size)
+    done = {int(p.stem.split("-")[1]) for p in work.glob("unit-*.npy")}
+    todo = [i for i in range(len(units)) if i not in done]
+    say(f"ply {depth}: {len(deepest)} positions in {len(units)} units, "
+        f"{len(done)} already solved")
+    jobs = [(game.width, game.height, units[i]) for i in todo]
+    pool = None
+    if map_units is None and workers > 1 and jobs:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("spawn").Pool(workers)
+        results: Iterable = pool.imap(_solve_unit_star, jobs)
+    else:
+        results = (map_units or (lambda js: map(_solve_unit_star, js)))(jobs)
+    try:
+        for count, (index, result) in enumerate(zip(todo, results, strict=True), 1):
+            np.save(_unit_file_tmp(work, index), np.array(result, np.int64).reshape(-1, 2))
+            os.replace(_unit_file_tmp(work, index), work / f"unit-{index:06d}.npy")
+            if count % 10 == 0 or count == len(todo):
+                say(f"  {count}/{len(todo)} units, {time.perf_counter() - start:.0f} s")
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+
+    solved = np.concatenate([np.load(work / f"unit-{i:06d}.npy") for i in range(len(units))]
+                            or [np.zeros((0, 2), np.int64)])
+    known = dict(zip(solved[:, 0].tolist(), solved[:, 1].tolist(), strict=True))
+    for ply in range(depth - 1, -1, -1):  # each shallower ply from the one below it
+        for position in positions_at(game, ply):
+            known[game.key(position)] = _score_from_children(game, position, known)
+        say(f"ply {ply} done")
+    keys = np.array(sorted(known), np.int64)
+    table = np.vstack([keys, np.array([known[k] for k in keys.tolist()], np.int64)])
+    write_book(OpeningBook(game.width, game.height, depth, table), path)
+    shutil.rmtree(work)
+    return BuildReport(depth, len(keys), time.perf_counter() - start, len(done))
+
+
+def _unit_file_tmp(work: Path, index: int) -> Path:
+    return work / f".unit-{index:06d}.tmp.npy"
+
+
+def _score_from_children(game: ConnectFour, position: Position, known: dict[int, int]) -> int:
+    """Negamax over one ply when every child's score is known."""
+    best = None
+    for col in game.legal_moves(position):
+        if game.is_winning_move(position, col):
+            return (game.cells + 1 - position.moves) // 2
+        child = game.play(position, col)
+        score = -known[game.key(child)]
+        best = score if best is None else max(best, score)
+    assert best is not None
+    return best

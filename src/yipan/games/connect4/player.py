@@ -1,0 +1,120 @@
+"""The Connect Four AI: the opening book, then an exact solve within the move time, then an
+iterative-deepening heuristic search when the solve does not finish in time.
+
+It never plays a move proved to lose while another move is not proved to lose: the book and
+the solver only pick moves that keep the proved score, and the heuristic search ranks proved
+losses below every heuristic value.
+"""
+
+from __future__ import annotations
+
+import random
+import time as clock
+from types import MappingProxyType
+
+from ...core import WIN, Limit, SearchResult, SearchStats
+from ...players import Choice, Player, SearchPlayer
+from ...search import alphabeta
+from .book import OpeningBook, shipped_book
+from .rules import ConnectFour, Position
+from .solver import Solver
+
+DEFAULT_MOVE_TIME = 3.0  # seconds, when the caller gives none
+FIRST_GUESS_NODES_PER_SECOND = 2_000_000
+
+
+def score_to_value(score: int, moves: int, cells: int) -> int:
+    """A solver score (shared README convention) as a search value (``WIN - plies``)."""
+    if score == 0:
+        return 0
+    winner_moves_first = score > 0  # the side to move makes the four
+    # the four is made on the move after ``before`` plies: (cells + 1 - before) // 2 = |score|
+    parity = moves & 1 if winner_moves_first else (moves + 1) & 1
+    before = cells + 1 - 2 * abs(score)
+    if before & 1 != parity:
+        before -= 1
+    plies = before - moves + 1
+    return WIN - plies if winner_moves_first else -(WIN - plies)
+
+
+class ConnectFourPlayer:
+    """Perfect wherever the book or a solve within ``time`` reaches; strong elsewhere."""
+
+    def __init__(self, game: ConnectFour, rng: random.Random, time: float | None = None,
+                 book: OpeningBook | None = None) -> None:
+        self.game = game
+        self.rng = rng
+        self.time = DEFAULT_MOVE_TIME if time is None else time
+        self.book = book
+        self.solver = Solver(game, book=book)
+        self.nodes_per_second = float(FIRST_GUESS_NODES_PER_SECOND)
+        self.name = "connect4 solver"
+
+    def choose(self, game: ConnectFour, state: Position) -> Choice:
+        start = clock.perf_counter()
+        result = self._from_book(state) or self._solve(state, start)
+        if result is None:
+            result = self._heuristic(state, start)
+        return Choice(result.move, result)
+
+    def _pick(self, state: Position, values: dict[int, int], *, exact: bool, nodes: int,
+              start: float, depth: int) -> SearchResult:
+        best = max(values.values())
+        move = self.rng.choice([m for m, v in values.items() if v == best])
+        return SearchResult(move=move, value=best, pv=(move,),
+                            move_values=MappingProxyType(values), depth=depth, exact=exact,
+                            stats=SearchStats(nodes=nodes,
+                                              elapsed=clock.perf_counter() - start))
+
+    def _from_book(self, state: Position) -> SearchResult | None:
+        """When the book knows every child (or a move wins at once), each move's score."""
+        book, game = self.book, self.game
+        if book is None or state.moves >= book.depth:
+            return None
+        values = {}
+        for col in game.legal_moves(state):
+            if game.is_winning_move(state, col):
+                score = (game.cells + 1 - state.moves) // 2
+            else:
+                child = book.score(game, game.play(state, col))
+                if child is None:
+                    return None
+                score = -child
+            values[col] = score_to_value(score, state.moves, game.cells)
+        return self._pick(state, values, exact=True, nodes=0, start=clock.perf_counter(),
+                          depth=game.cells - state.moves)
+
+    def _solve(self, state: Position, start: float) -> SearchResult | None:
+        """Exact: the root's score within the node budget, then every move keeping it."""
+        game, solver = self.game, self.solver
+        budget = max(1000, int(self.time * self.nodes_per_second))
+        solved = solver.solve(state, node_limit=budget)
+        elapsed = clock.perf_counter() - start
+        if solved.nodes > 100_000 and elapsed > 0:
+            self.nodes_per_second = 0.5 * self.nodes_per_second + 0.5 * solved.nodes / elapsed
+        if solved.score is None:
+            return None
+        value = score_to_value(solved.score, state.moves, game.cells)
+        keeping = solver.best_moves(state, solved.score)
+        values = {col: value for col in keeping}
+        return self._pick(state, values, exact=True, nodes=solved.nodes, start=start,
+                          depth=game.cells - state.moves)
+
+    def _heuristic(self, state: Position, start: float) -> SearchResult:
+        """Iterative deepening on the generic engine with the game's threat heuristic."""
+        remaining = max(0.05, self.time - (clock.perf_counter() - start))
+        result = alphabeta(self.game, state, analysis=True, limit=Limit(time=remaining))
+        values = dict(result.move_values) or {result.move: result.value}
+        picked = self._pick(state, values, exact=False, nodes=result.stats.nodes,
+                            start=start, depth=result.depth)
+        return picked
+
+
+def make_ai(game: ConnectFour, level: str = "perfect", rng: random.Random | None = None,
+            time: float | None = None) -> Player:
+    """``perfect``: book, exact solve, heuristic search; ``medium``/``easy``: the generic
+    search player's weaker levels (shallow search, some random non-losing moves)."""
+    rng = rng or random.Random()
+    if level != "perfect":
+        return SearchPlayer(level, rng, time)
+    return ConnectFourPlayer(game, rng, time, shipped_book(game.width, game.height))

@@ -1,0 +1,73 @@
+"""The Connect Four AI: book, exact solve, heuristic fallback; never a proved loss by choice."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from yipan.core import WIN, replay
+from yipan.games.connect4 import ConnectFour
+from yipan.games.connect4.book import build, read_book
+from yipan.games.connect4.player import ConnectFourPlayer, make_ai, score_to_value
+from yipan.players import SearchPlayer
+
+
+def at(game: ConnectFour, moves: str):
+    return replay(game, game.split_moves(moves))[-1]
+
+
+def test_score_to_value_counts_plies_to_the_four(game):
+    # X to move with three in a column: wins on this move (1 ply), score 22 - 4 = 18
+    assert score_to_value(18, 6, 42) == WIN - 1
+    # O to move, X wins on its next move whatever O does: 2 plies, score -18
+    assert score_to_value(-18, 5, 42) == -(WIN - 2)
+    assert score_to_value(0, 10, 42) == 0
+
+
+def test_the_solver_plays_the_immediate_win(game):
+    player = ConnectFourPlayer(game, random.Random(1), time=1.0)
+    choice = player.choose(game, at(game, "121212"))
+    assert choice.move == 0
+    assert choice.result.exact and choice.result.value == WIN - 1
+
+
+def test_it_blocks_when_every_other_move_loses(game):
+    player = ConnectFourPlayer(game, random.Random(2), time=1.0)
+    choice = player.choose(game, at(game, "1213133"))  # X threatens column 1; only 1 holds
+    assert choice.move == 0
+
+
+def test_out_of_time_the_heuristic_still_refuses_a_proved_loss(game):
+    """With no time to solve, the fallback search must still block an immediate threat."""
+    player = ConnectFourPlayer(game, random.Random(3), time=0.0)
+    position = at(game, "11223")  # X has 1,2,3 on the bottom; O must take 4
+    choice = player.choose(game, position)
+    assert not choice.result.exact  # 1000 nodes cannot solve this early position
+    assert choice.move == 3
+
+
+def test_perfect_player_keeps_the_proved_score_from_a_benchmark_position(game, benchmark_set):
+    moves, expected = benchmark_set("Test_L2_R1")[10]
+    position = at(game, moves)
+    player = ConnectFourPlayer(game, random.Random(4), time=5.0)
+    choice = player.choose(game, position)
+    assert choice.result.exact
+    assert choice.result.value == score_to_value(expected, position.moves, game.cells)
+
+
+def test_the_player_probes_a_book(tmp_path):
+    game = ConnectFour(5, 4)
+    path = tmp_path / "small.book"
+    build(game, path, 3, workers=1)
+    book = read_book(path)
+    player = ConnectFourPlayer(game, random.Random(5), time=1.0, book=book)
+    choice = player.choose(game, game.initial_state())
+    assert choice.result.exact and choice.result.stats.nodes == 0  # answered from the book
+
+
+@pytest.mark.parametrize("level", ["medium", "easy"])
+def test_weaker_levels_are_the_generic_search_player(game, level):
+    player = make_ai(game, level, random.Random(6), 1.0)
+    assert isinstance(player, SearchPlayer)
+    assert player.choose(game, at(game, "121212")).move in game.legal_moves(at(game, "121212"))
