@@ -71,6 +71,7 @@ class Game(ABC, Generic[State, Move]):
     """
 
     info: GameInfo
+    player_names: tuple[str, str] = ("first player", "second player")
 
     # -- required -------------------------------------------------------------------------
     @abstractmethod

@@ -50,7 +50,7 @@ def describe_value(value: float, exact: bool = True) -> str:
 
 
 def terminal_value(game: Game, state: Any, ply: int) -> int:
-    """The value of a finished game for the side to move at ``state``, ``ply`` plies from the root."""
+    """The value of a finished game for the side to move at ``state``, ``ply`` from the root."""
     outcome = game.outcome(state)
     assert outcome is not None
     if outcome.winner is None:

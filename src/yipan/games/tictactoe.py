@@ -56,6 +56,8 @@ def parse_size(text: str) -> tuple[int, int]:
 class TicTacToe(Game[Board, int]):
     """The m,n,k-game: players alternately place a stone; k in a row (any direction) wins."""
 
+    player_names = ("X", "O")
+
     def __init__(self, size: str | tuple[int, int] = "3x3", k: int | None = None) -> None:
         rows, cols = parse_size(size) if isinstance(size, str) else size
         if not (1 <= rows <= 26 and 1 <= cols <= 26):

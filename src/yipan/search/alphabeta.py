@@ -51,6 +51,7 @@ class Options:
     pvs: bool = True  # principal-variation (null-window) search
 
 
+FULL = Options()
 PLAIN = Options(table=False, symmetry=False, ordering=False, pvs=False)
 
 
@@ -140,6 +141,9 @@ class _Search:
         alpha = max(alpha, -(WIN - ply))
         beta = min(beta, WIN - ply - 1)
         if alpha >= beta:
+            if trace:
+                self.trace(TraceEvent("value", ply, path, game.to_move(state) == self.root_player,
+                                      alpha, bound=True))
             return alpha
 
         tt = self.tt
@@ -157,6 +161,10 @@ class _Search:
                         self.tt_hits += 1
                         if entry_depth < EXACT_DEPTH:
                             self.horizon_leaves += 1  # the stored value rests on a heuristic
+                        if trace:
+                            trace(TraceEvent("value", ply, path,
+                                             game.to_move(state) == self.root_player, value,
+                                             table=True))
                         return value
 
         original_alpha = alpha
@@ -246,7 +254,7 @@ class _Search:
 def alphabeta(game: Game, state: Any, *, depth: int | None = None,
               tt: TranspositionTable | None = None, limit: Limit | None = None,
               trace: Trace | None = None, analysis: bool = False,
-              options: Options = Options()) -> SearchResult:
+              options: Options = FULL) -> SearchResult:
     """Alpha-beta search of ``state`` to ``depth`` plies (None: to the end of the game).
 
     ``analysis=True`` gives every root move its exact value (``move_values``), at some cost.
@@ -257,10 +265,11 @@ def alphabeta(game: Game, state: Any, *, depth: int | None = None,
     if limit is not None and (limit.nodes is not None or limit.time is not None):
         from .iterative import iterate
 
+        capped = Limit(depth if depth is not None else limit.depth, limit.nodes, limit.time)
+        results = iterate(game, state, limit=capped, tt=tt, trace=trace, analysis=analysis,
+                          options=options)
         last = None
-        for last in iterate(game, state, limit=Limit(
-                depth if depth is not None else limit.depth, limit.nodes, limit.time),
-                tt=tt, trace=trace, analysis=analysis, options=options):
+        for last in results:  # noqa: B007 - the deepest completed result is kept
             pass
         if last is None:
             raise SearchAborted("the limit ran out before a one-ply search finished")
@@ -287,6 +296,8 @@ def search_to_depth(game: Game, state: Any, depth: int | None, *, tt: Transposit
         pv, move_values = (), {}
     else:
         pv, value, move_values = search.root(state, full_depth, analysis)
+        search.trace = None
+        pv = _complete_pv(search, state, pv, full_depth)
     elapsed = time.perf_counter() - start
     return SearchResult(
         move=pv[0] if pv else None,
@@ -298,3 +309,20 @@ def search_to_depth(game: Game, state: Any, depth: int | None, *, tt: Transposit
         stats=SearchStats(nodes=search.nodes, tt_hits=search.tt_hits,
                           cutoffs=search.cutoffs, elapsed=elapsed),
     )
+
+
+def _complete_pv(search: _Search, state: Any, pv: tuple, depth: int) -> tuple:
+    """Extend a principal variation cut short by a table hit, by searching its last position
+    again (cheap: the table holds its subtree)."""
+    game = search.game
+    end = state
+    for move in pv:
+        end = game.play(end, move)
+    while pv and len(pv) < depth and game.outcome(end) is None:
+        line, _, _ = search.root(end, depth - len(pv), False)
+        if not line:
+            break
+        pv = (*pv, *line)
+        for move in line:
+            end = game.play(end, move)
+    return pv

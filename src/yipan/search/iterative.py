@@ -15,14 +15,16 @@ from dataclasses import replace
 from typing import Any
 
 from ..core import MAX_PLY, Budget, Game, Limit, SearchAborted, SearchResult, require
-from .alphabeta import Options, search_to_depth
+from .alphabeta import FULL, Options, search_to_depth
 from .trace import Trace
 from .tt import TranspositionTable
 
+NO_LIMIT = Limit()
 
-def iterate(game: Game, state: Any, *, limit: Limit = Limit(),
+
+def iterate(game: Game, state: Any, *, limit: Limit = NO_LIMIT,
             tt: TranspositionTable | None = None, trace: Trace | None = None,
-            analysis: bool = False, options: Options = Options()) -> Iterator[SearchResult]:
+            analysis: bool = False, options: Options = FULL) -> Iterator[SearchResult]:
     """Yield a SearchResult for each depth completed within ``limit``."""
     require(game, two_player_zero_sum=True, no_chance=True, algorithm="iterative deepening")
     start = time.perf_counter()
