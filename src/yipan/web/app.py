@@ -14,9 +14,11 @@ Bad input gets a 4xx with ``{"error": "..."}`` naming the problem.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -58,11 +60,19 @@ MAX_BODY = 64 * 1024  # bytes: far more than the longest move list of any game n
 def create_app(*, max_running: int = 2, max_waiting: int = 8,
                start_method: str = "forkserver") -> FastAPI:
     """The app, with at most ``max_running`` searches at once and ``max_waiting`` queued."""
-    app = FastAPI(title="yipan", version="0.1.0",
+    runner = SearchRunner(max_running, max_waiting, start_method)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        warming = asyncio.create_task(runner.warm_up())
+        yield
+        warming.cancel()
+        runner.close()
+
+    app = FastAPI(title="yipan", version="0.1.0", lifespan=lifespan,
                   description="Play strategy games and watch the AI think.",
                   docs_url=None, redoc_url=None,  # their pages load scripts from the internet
                   openapi_url="/api/openapi.json")
-    runner = SearchRunner(max_running, max_waiting, start_method)
     app.state.runner = runner
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY)
     _add_error_handlers(app)

@@ -3,7 +3,8 @@
 - ``alphabeta``: iterative deepening (``yipan.search.iterate``) under a time limit; one result
   per completed depth, so the page can watch it think. Two-player zero-sum games without chance.
 - ``mcts``: Monte Carlo tree search (``yipan.search.mcts``), when that module is installed.
-- ``ai``: the game's own AI (``GameSpec.ai``), or the generic search player of ``yipan.players``.
+- ``ai``: the game's own AI (``GameSpec.ai``), or the generic search player of ``yipan.players``,
+  at a level (``perfect``, ``medium``, ``easy``: the players' levels).
 - ``random``: a uniformly random legal move (a sparring partner, and a check of the plumbing).
 
 A job runs in a separate process (see ``workers``), so it is plain data, and the game is
@@ -19,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import CHANCE, CapabilityError, Limit, SearchResult, YipanError
-from ..core.registry import resolve
 from .positions import Position, finite, load_position
 
 ENGINES = ("alphabeta", "mcts", "ai", "random")
@@ -58,7 +58,7 @@ def engines_for(position: Position) -> list[str]:
         names.append("alphabeta")
     if _module_exists("yipan.search.mcts"):
         names.append("mcts")
-    if position.spec.ai is not None or _module_exists("yipan.players"):
+    if position.spec.ai is not None or (info.players == 2 and not info.chance):
         names.append("ai")
     names.append("random")
     return names
@@ -115,13 +115,10 @@ def _alphabeta(position: Position, job: SearchJob) -> Iterator[dict[str, Any]]:
 
 
 def _own_ai(position: Position, job: SearchJob, rng: random.Random) -> dict[str, Any]:
-    game = position.game
-    if position.spec.ai is not None:
-        player = resolve(position.spec.ai)(game, job.level or "hard", rng, job.limit.time)
-    else:
-        from ..players import SearchPlayer  # type: ignore[import-not-found]
+    from ..players import make_ai
 
-        player = SearchPlayer(job.level or "hard", rng, job.limit.time)
+    game = position.game
+    player = make_ai(game, job.level or "perfect", rng, job.limit.time)
     choice = player.choose(game, position.state)
     if choice.result is not None:
         answer = result_json(game, choice.result, job.engine)

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core import CHANCE, Game, GameOptionError, GameSpec, game_spec, get_game, replay
+from ..core import (
+    CHANCE,
+    Game,
+    GameOptionError,
+    GameSpec,
+    IllegalMoveError,
+    InvalidMoveError,
+    game_spec,
+    get_game,
+)
 from ..core.errors import YipanError
 
 MAX_MOVES = 2_000
@@ -75,8 +84,33 @@ def load_position(name: str, options: dict[str, Any] | None, moves: list[str]) -
         raise MoveListTooLongError(
             f"{len(moves)} moves is longer than any game of {game.info.title}"
             f" (at most {longest})")
-    states = replay(game, moves)
+    states = replay_with_chance(game, moves)
     return Position(spec, game, options, tuple(moves), tuple(states))
+
+
+def replay_with_chance(game: Game, moves: list[str]) -> list[Any]:
+    """``yipan.core.replay``, where a move at a chance node is the draw that happened (as
+    ``format_move`` writes it), so that a game of chance is a move list like any other."""
+    states = [game.initial_state()]
+    for number, text in enumerate(moves, 1):
+        state = states[-1]
+        if game.outcome(state) is None and game.to_move(state) == CHANCE:
+            draws = {game.format_move(draw): draw for draw, _ in game.chance_outcomes(state)}
+            if text.strip() not in draws:
+                known = ", ".join(list(draws)[:8]) + (", ..." if len(draws) > 8 else "")
+                raise IllegalMoveError(
+                    f"move {number} ({text}): not one of the possible chance draws ({known})")
+            states.append(game.play(state, draws[text.strip()]))
+        else:
+            states.append(_play_one(game, state, number, text))
+    return states
+
+
+def _play_one(game: Game, state: Any, number: int, text: str) -> Any:
+    try:
+        return game.play_checked(state, game.parse_move(state, text))
+    except (InvalidMoveError, IllegalMoveError) as error:
+        raise type(error)(f"move {number} ({text}): {error}") from None
 
 
 def option_descriptions(spec: GameSpec) -> list[dict[str, Any]]:

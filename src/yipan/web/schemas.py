@@ -6,7 +6,6 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-MAX_MOVE_LIST = 10_000  # a cap on any request; each game also has its own (positions.MAX_MOVES)
 MAX_MOVE_TEXT = 64
 MAX_TIME = 30.0  # seconds: the longest search a request may ask for
 
@@ -18,7 +17,8 @@ class StateRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVE_LIST)
+    # no cap on the length here: the body's size is capped, and each game has its own cap
+    moves: list[MoveText] = Field(default_factory=list)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
 
 
