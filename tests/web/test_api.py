@@ -64,7 +64,7 @@ def events(text: str) -> list[tuple[str, dict]]:
     return parsed
 
 
-# -- fake games for the kinds of board no built-in game has yet------------------------------------
+# -- fake games for the kinds of board no built-in game has yet -----------------------------------
 class HeapGame(Game[tuple, tuple]):
     """Nim on a tuple of heaps (normal play): a move ``h-n`` takes n tokens from heap h."""
 
@@ -140,7 +140,7 @@ def fake_games() -> Iterator[None]:
         _REGISTRY.pop(game.info.name, None)
 
 
-# -- GET /api/games--------------------------------------------------------------------------------
+# -- GET /api/games -------------------------------------------------------------------------------
 def test_games_lists_the_registry_with_options(client: TestClient) -> None:
     body = client.get("/api/games").json()
     games = {game["name"]: game for game in body["games"]}
@@ -157,7 +157,7 @@ def test_games_lists_a_newly_registered_game(client: TestClient, fake_games: Non
     assert "test-heaps" in names and "test-dice" in names
 
 
-# -- POST /api/games/{name}/state------------------------------------------------------------------
+# -- POST /api/games/{name}/state -----------------------------------------------------------------
 def test_initial_state(client: TestClient) -> None:
     body = state(client, [])
     assert body["to_move"] == 0 and body["ply"] == 0 and body["outcome"] is None
@@ -233,7 +233,7 @@ def test_chance_draws_are_moves_in_the_list(client: TestClient, fake_games: None
     assert "alphabeta" not in body["engines"]
 
 
-# -- POST /api/games/{name}/analyze----------------------------------------------------------------
+# -- POST /api/games/{name}/analyze ---------------------------------------------------------------
 def test_analyze_finds_the_win_and_values_every_move(client: TestClient) -> None:
     response = client.post("/api/games/tictactoe/analyze",
                            json={"moves": X_WINS_NEXT, "analysis": True, "limit": {"time": 10}})
@@ -276,7 +276,7 @@ def test_the_games_own_ai_takes_the_win(client: TestClient) -> None:
     assert result["move"] == "c1" and result["engine"] == "ai"
 
 
-# -- POST /api/games/{name}/stream-----------------------------------------------------------------
+# -- POST /api/games/{name}/stream ----------------------------------------------------------------
 def test_stream_sends_each_depth_then_the_answer(client: TestClient) -> None:
     response = client.post("/api/games/tictactoe/stream",
                            json={"moves": ["b2"], "limit": {"time": 20}})
@@ -305,7 +305,7 @@ def test_analyze_reports_an_error_in_the_search_as_422(client: TestClient) -> No
     assert "level" in message
 
 
-# -- errors----------------------------------------------------------------------------------------
+# -- errors ---------------------------------------------------------------------------------------
 BAD_REQUESTS = [
     # (path, body, status, words the error must contain)
     ("state", '{"moves": ["a1",', 400, "malformed JSON"),
@@ -400,7 +400,7 @@ def test_the_server_keeps_serving_after_bad_input(client: TestClient) -> None:
     assert result["move"] == "c1"
 
 
-# -- the page and the API document-----------------------------------------------------------------
+# -- the page and the API document ----------------------------------------------------------------
 def test_openapi_document_lists_the_api(client: TestClient) -> None:
     paths = client.get("/api/openapi.json").json()["paths"]
     assert {"/api/games", "/api/games/{name}/state", "/api/games/{name}/analyze",

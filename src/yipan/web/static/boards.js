@@ -142,7 +142,10 @@ function drawGrid(container, position, ui) {
         if (ui.canMove) cell.classList.add("playable");
       }
       drawPiece(cell, style, owner, cx, cy, size);
-      if (`${r},${c}` === last) svg("circle", { cx, cy, r: 7, class: `last p${owner}` }, cell);
+      if (`${r},${c}` === last) {
+        cell.classList.add("last");
+        if (style !== "marks") svg("circle", { cx, cy, r: 8, class: `last-dot p${owner}` }, cell);
+      }
       const shown = valueAt.get(`${r},${c}`);
       if (shown !== undefined) {
         const label = valueLabel(shown, ui.exact);
