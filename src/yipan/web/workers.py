@@ -36,8 +36,11 @@ from typing import Any
 from ..core.errors import YipanError
 from .engines import SearchJob
 
+OVERRUN = 30.0
+"""Seconds a search may overrun its own time limit (a game's AI may compile a kernel first)."""
+
 GRACE = 5.0
-"""Seconds a search may overrun its own time limit, or take to stop when interrupted."""
+"""Seconds an interrupted search may take to say it stopped, before its worker is replaced."""
 
 CANCEL_SIGNAL = signal.SIGUSR1
 
@@ -194,7 +197,7 @@ class SearchRunner:
             worker = self._idle.pop() if self._idle else await self._start_worker()
             worker.connection.send((job_id, job))
             self.searches += 1
-            deadline = time.monotonic() + (job.limit.time or 0.0) + GRACE
+            deadline = time.monotonic() + (job.limit.time or 0.0) + OVERRUN
             yield self._results(worker, job_id, deadline, state)
         finally:
             if worker is not None and not state["finished"]:
