@@ -49,10 +49,12 @@ class Options:
     symmetry: bool = True  # fold symmetric positions in the table (games declaring symmetry)
     ordering: bool = True  # killers, history and the table move, over the game's ordering
     pvs: bool = True  # principal-variation (null-window) search
+    bounds: bool = True  # cut off on the game's proven value bounds (games declaring bounds)
 
 
 FULL = Options()
-PLAIN = Options(table=False, symmetry=False, ordering=False, pvs=False)
+DEFAULT_TABLE_SIZE = 200_003  # slots of a table made for one search (a prime; see tt.py)
+PLAIN = Options(table=False, symmetry=False, ordering=False, pvs=False, bounds=False)
 
 
 class _Search:
@@ -67,6 +69,7 @@ class _Search:
         self.game_ordering = game.info.move_ordering
         self.use_pvs = options.pvs
         self.heuristic = game.info.heuristic
+        self.bounds = options.bounds and game.info.bounds
         self.budget = budget
         self.trace = trace
         self.root_player = root_player
@@ -83,14 +86,14 @@ class _Search:
             moves = game.order_moves(state, moves)
         if not self.use_ordering:
             return list(moves)
-        killers = self.killers.get(ply, ())
         history = self.history
-        first = [m for m in (tt_move, *killers) if m is not None and m in moves]
-        first = list(dict.fromkeys(first))
-        rest = [m for m in moves if m not in first]
-        if history:
-            rest.sort(key=lambda m: -history.get(m, 0))  # stable: ties keep the game's order
-        return first + rest
+        ordered = sorted(moves, key=lambda m: -history.get(m, 0)) if history else list(moves)
+        # stable sort: ties keep the game's order; then killers and the table move in front
+        for move in (*self.killers.get(ply, ())[::-1], tt_move):
+            if move is not None and move in ordered:
+                ordered.remove(move)
+                ordered.insert(0, move)
+        return ordered
 
     def remember_cutoff(self, move: Hashable, ply: int, depth: int) -> None:
         killers = self.killers.setdefault(ply, [])
@@ -109,12 +112,11 @@ class _Search:
     def negamax(self, state: Any, depth: int, ply: int, alpha: float, beta: float,
                 path: tuple) -> float:
         """The fail-soft value of ``state`` for its side to move (contract in the module doc)."""
-        assert alpha < beta
         game = self.game
         self.nodes += 1
         budget = self.budget
         budget.nodes += 1
-        if budget.exhausted():
+        if budget.limited and budget.exhausted():
             raise SearchAborted("search limit reached")
         trace = self.trace
         if trace:
@@ -145,6 +147,17 @@ class _Search:
                 self.trace(TraceEvent("value", ply, path, game.to_move(state) == self.root_player,
                                       alpha, bound=True))
             return alpha
+
+        if self.bounds:
+            low, high = game.value_bounds(state)
+            low, high = from_table(low, ply), from_table(high, ply)
+            if high <= alpha or low >= beta or low == high:
+                value = high if high <= alpha else low
+                if trace:
+                    self.trace(TraceEvent("value", ply, path,
+                                          game.to_move(state) == self.root_player, value,
+                                          bound=True))
+                return value
 
         tt = self.tt
         tt_move = None
@@ -286,7 +299,7 @@ def search_to_depth(game: Game, state: Any, depth: int | None, *, tt: Transposit
     """One complete alpha-beta search to ``depth``; raises SearchAborted if the budget ends."""
     start = time.perf_counter()
     if options.table and tt is None:
-        tt = TranspositionTable()
+        tt = TranspositionTable(DEFAULT_TABLE_SIZE)
     if tt is not None:
         tt.new_search()
     search = _Search(game, tt, options, budget, trace, game.to_move(state))

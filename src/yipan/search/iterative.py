@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core import MAX_PLY, Budget, Game, Limit, SearchAborted, SearchResult, require
-from .alphabeta import FULL, Options, search_to_depth
+from .alphabeta import DEFAULT_TABLE_SIZE, FULL, Options, search_to_depth
 from .trace import Trace
 from .tt import TranspositionTable
 
@@ -30,7 +30,7 @@ def iterate(game: Game, state: Any, *, limit: Limit = NO_LIMIT,
     start = time.perf_counter()
     budget = Budget(limit, start)
     if tt is None and options.table:
-        tt = TranspositionTable()
+        tt = TranspositionTable(DEFAULT_TABLE_SIZE)
     max_depth = MAX_PLY if limit.depth is None else limit.depth
     nodes = tt_hits = cutoffs = 0
     for depth in range(1, max_depth + 1):
