@@ -119,7 +119,10 @@ async function show(moves) {
 }
 
 function play(move) {
-  if (!page.position || !page.position.legal_moves.includes(move)) return;
+  const state = page.position;
+  if (!state) return;
+  const draws = state.chance.map((draw) => draw.move);
+  if (!state.legal_moves.includes(move) && !draws.includes(move)) return;
   show([...page.moves, move]);
 }
 

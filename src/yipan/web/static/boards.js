@@ -34,10 +34,12 @@ export function valueLabel(value, exact) {
   return { text: rounded > 0 ? `+${rounded}` : `${rounded}`, tone: rounded > 0 ? "plus" : rounded < 0 ? "minus" : "even" };
 }
 
+const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
+
 export function describeValue(value, exact) {
   if (value === null || value === undefined) return "–";
-  if (value > HEURISTIC_LIMIT) return `wins in ${WIN - value} ply`;
-  if (value < -HEURISTIC_LIMIT) return `loses in ${WIN + value} ply`;
+  if (value > HEURISTIC_LIMIT) return `wins in ${plies(WIN - value)}`;
+  if (value < -HEURISTIC_LIMIT) return `loses in ${plies(WIN + value)}`;
   if (value === 0 && exact) return "draw";
   return `${value > 0 ? "+" : ""}${Math.round(value)} (estimate)`;
 }
@@ -149,8 +151,9 @@ function drawGrid(container, position, ui) {
       const shown = valueAt.get(`${r},${c}`);
       if (shown !== undefined) {
         const label = valueLabel(shown, ui.exact);
+        const fontSize = label.text.length <= 2 ? 34 : label.text.length === 3 ? 30 : 24;
         svg("text", { x: cx, y: cy, class: `value ${label.tone}`, "dominant-baseline": "central",
-                      "text-anchor": "middle" }, cell).textContent = label.text;
+                      "text-anchor": "middle", "font-size": fontSize }, cell).textContent = label.text;
       }
     }
   }
