@@ -45,7 +45,7 @@ def test_search_player_never_loses(ai_side):
 @pytest.mark.parametrize("level", ["perfect", "medium", "easy"])
 def test_every_level_takes_a_win_in_one(level):
     # X: a1 b1 (c1 wins now), O: a2 b2 (O threatens c2)
-    state = replay(GAME, "a1 a2 b1 b2".split())[-1]
+    state = replay(GAME, ["a1", "a2", "b1", "b2"])[-1]
     for seed in range(20):
         move = SearchPlayer(level, random.Random(seed)).choose(GAME, state).move
         if level == "perfect":
