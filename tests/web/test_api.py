@@ -174,6 +174,7 @@ def test_state_after_moves_marks_the_stones_and_the_last_move(client: TestClient
     cells = body["view"]["cells"]
     assert cells[1][1] == 0 and cells[0][0] == 1
     assert body["view"]["last"] == [0, 0]
+    assert body["movers"] == [0, 1]
     assert body["to_move"] == 0
     assert "b2" not in body["legal_moves"] and len(body["legal_moves"]) == 7
 
@@ -228,6 +229,7 @@ def test_chance_draws_are_moves_in_the_list(client: TestClient, fake_games: None
     assert [draw["move"] for draw in body["chance"]] == ["1", "2", "3"]
     assert sum(draw["probability"] for draw in body["chance"]) == pytest.approx(1)
     body = state(client, ["roll", "3", "roll", "2"], game="test-dice")
+    assert body["movers"] == [0, "chance", 0, "chance"]
     assert body["outcome"] == {"winner": None}
     assert body["view"]["kind"] == "text" and "5" in body["text"]
     assert "alphabeta" not in body["engines"]

@@ -159,6 +159,7 @@ def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
         "title": info.title,
         "options": position.options,
         "moves": list(position.moves),
+        "movers": [_mover(game, before) for before in position.states[:-1]],
         "ply": len(position.moves),
         "players": info.players,
         "chance_game": info.chance,
@@ -171,6 +172,12 @@ def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
         "text": game.render(state),
         "engines": engines,
     }
+
+
+def _mover(game: Game, state: Any) -> int | str:
+    """Who made the move from ``state``: player 0 or 1, or "chance" for a draw."""
+    mover = game.to_move(state)
+    return "chance" if mover == CHANCE else mover
 
 
 def _changed_cell(before: dict[str, Any], after: dict[str, Any]) -> list[int] | None:

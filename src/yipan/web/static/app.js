@@ -33,6 +33,7 @@ const page = {
   exact: false,
   token: 0, // bumps whenever the position changes: late answers for old positions are dropped
   error: null,
+  thinkLabel: "",
 };
 
 // -- URL ------------------------------------------------------------------------------------------
@@ -186,14 +187,14 @@ async function think(purpose, token) {
     }, controller.signal);
     if (token !== page.token || page.search !== search) return;
     page.search = null;
-    $("think-state").textContent = "· done";
+    $("think-state").textContent = `${page.thinkLabel} · done`;
     if (purpose === "move" && answer.move !== null) play(answer.move);
     else renderControls();
   } catch (error) {
     if (error.name === "AbortError" || token !== page.token) return;
     page.search = null;
     page.error = error instanceof ApiError ? error.message : `connection lost: ${error.message}`;
-    $("think-state").textContent = "· stopped";
+    $("think-state").textContent = `${page.thinkLabel} · stopped`;
     render();
   }
 }
@@ -211,7 +212,10 @@ function moveNow() {
 }
 
 function resetThinking(engine, purpose) {
-  $("think-state").textContent = `· ${ENGINE_NAMES[engine] ?? engine}${purpose === "values" ? " (your moves)" : ""}…`;
+  const state = page.position;
+  const side = state.players === 2 ? `, for ${playerName(state, state.to_move)}` : "";
+  page.thinkLabel = `· ${ENGINE_NAMES[engine] ?? engine}${side}`;
+  $("think-state").textContent = `${page.thinkLabel}…`;
   for (const id of ["t-depth", "t-value", "t-nodes", "t-nps", "t-time", "t-pv"]) $(id).textContent = "–";
   $("t-log").replaceChildren();
 }
@@ -290,6 +294,8 @@ function renderMoves() {
     button.textContent = move;
     button.title = `back to the position after move ${index + 1}`;
     button.addEventListener("click", () => show(page.moves.slice(0, index + 1)));
+    const mover = page.position?.movers?.[index];
+    item.className = mover === "chance" ? "chance" : `p${mover ?? index % 2}`;
     item.appendChild(button);
     list.appendChild(item);
   });
@@ -357,6 +363,10 @@ function buildOptions() {
 
 function syncSetup() {
   $("game").value = page.game;
+  const alone = page.position && page.position.players === 1;
+  const [human, ai] = $("first").options;
+  human.textContent = alone ? "yourself" : "first";
+  ai.textContent = alone ? "AI plays" : "second";
   $("first").value = page.first;
   $("show-values").checked = page.showValues;
   const engines = page.position ? page.position.engines : ["alphabeta"];
@@ -412,8 +422,8 @@ function wire() {
   $("ai-move").addEventListener("click", () => page.position && think("move", page.token));
   $("move-now").addEventListener("click", moveNow);
   $("first").addEventListener("change", (event) => {
-    page.first = event.target.value;
-    show([]);
+    page.first = event.target.value; // sides change, the game goes on
+    show(page.moves);
   });
   $("engine").addEventListener("change", (event) => {
     page.engine = event.target.value;
