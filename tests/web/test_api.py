@@ -221,6 +221,7 @@ def test_heap_board_previews_each_move(client: TestClient, fake_games: None) -> 
     assert body["previews"]["2-2"] == [1, 0, 2]
     assert set(body["previews"]) == set(body["legal_moves"])
     assert body["engines"][0] == "alphabeta" and {"ai", "random"} <= set(body["engines"])
+    assert body["legal_move_count"] == len(body["legal_moves"]) == 5
 
 
 def test_chance_draws_are_moves_in_the_list(client: TestClient, fake_games: None) -> None:

@@ -33,3 +33,17 @@ def test_a_search_stops_when_the_client_goes_away(live_server) -> None:
                            json={"moves": X_WINS_NEXT, "limit": {"time": 10}}).json()
         assert result["move"] == "c1"
         assert runner.started == started  # the interrupted worker served the next search
+
+
+def test_a_dead_worker_is_replaced(live_server) -> None:
+    url, app = live_server
+    runner = app.state.runner
+    with httpx.Client(timeout=60) as http:
+        http.post(f"{url}/api/games/tictactoe/analyze", json={"moves": X_WINS_NEXT})
+        assert runner._idle, "a worker should be waiting after a search"
+        for worker in runner._idle:
+            worker.process.kill()
+            worker.process.join()
+        result = http.post(f"{url}/api/games/tictactoe/analyze",
+                           json={"moves": X_WINS_NEXT, "limit": {"time": 10}}).json()
+        assert result["move"] == "c1"

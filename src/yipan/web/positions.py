@@ -28,6 +28,9 @@ from ..core.errors import YipanError
 MAX_MOVES = 2_000
 """The longest move list accepted for a game that does not declare ``info.max_moves``."""
 
+MAX_LISTED_MOVES = 5_000
+"""The most legal moves a state response lists (a heap of a million tokens has a million)."""
+
 MAX_PREVIEWS = 200
 """Heap boards get the heaps after each legal move, when there are at most this many moves."""
 
@@ -164,7 +167,8 @@ def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
         "players": info.players,
         "chance_game": info.chance,
         "to_move": None if outcome is not None else ("chance" if to_move == CHANCE else to_move),
-        "legal_moves": [game.format_move(move) for move in legal],
+        "legal_moves": [game.format_move(move) for move in legal[:MAX_LISTED_MOVES]],
+        "legal_move_count": len(legal),
         "chance": chance,
         "outcome": None if outcome is None else {"winner": outcome.winner},
         "view": view,

@@ -195,7 +195,12 @@ class SearchRunner:
         state = {"finished": False}
         try:
             worker = self._idle.pop() if self._idle else await self._start_worker()
-            worker.connection.send((job_id, job))
+            try:
+                worker.connection.send((job_id, job))
+            except OSError:  # the worker died while idle: replace it
+                await asyncio.to_thread(worker.stop)
+                worker = await self._start_worker()
+                worker.connection.send((job_id, job))
             self.searches += 1
             deadline = time.monotonic() + (job.limit.time or 0.0) + OVERRUN
             yield self._results(worker, job_id, deadline, state)

@@ -7,6 +7,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 export const WIN = 1_000_000;
 const HEURISTIC_LIMIT = WIN - 10_000;
+const MAX_BUTTONS = 240; // move buttons drawn; a huge heap has more moves than anyone reads
 
 function svg(name, attributes = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
@@ -77,7 +78,8 @@ export function drawBoard(container, position, ui) {
 export function drawMoveButtons(container, position, ui) {
   container.replaceChildren();
   if (position.view.kind === "grid") return;
-  for (const move of position.legal_moves) {
+  const shown = position.legal_moves.slice(0, MAX_BUTTONS);
+  for (const move of shown) {
     const button = html("button", { type: "button", class: "chip", "data-move": move }, container);
     button.append(document.createTextNode(arrowFor(move)));
     const value = ui.values ? ui.values[move] : undefined;
@@ -88,6 +90,8 @@ export function drawMoveButtons(container, position, ui) {
     button.disabled = !ui.canMove;
     button.addEventListener("click", () => ui.onMove(move));
   }
+  const hidden = (position.legal_move_count ?? shown.length) - shown.length;
+  if (hidden > 0) html("span", { class: "more" }, container, `and ${hidden.toLocaleString("en")} more moves`);
 }
 
 function arrowFor(move) {
