@@ -47,3 +47,9 @@ def live_server() -> Iterator[tuple[str, object]]:
     """One server shared by a module's tests: (base URL, app)."""
     with running_server() as served:
         yield served
+
+
+@pytest.fixture
+def server_factory():
+    """``with server_factory(**settings) as (url, app):`` a server of one's own."""
+    return running_server

@@ -47,3 +47,20 @@ def test_a_dead_worker_is_replaced(live_server) -> None:
         result = http.post(f"{url}/api/games/tictactoe/analyze",
                            json={"moves": X_WINS_NEXT, "limit": {"time": 10}}).json()
         assert result["move"] == "c1"
+
+
+def test_a_full_server_answers_busy_and_keeps_serving(server_factory) -> None:
+    long_search = {"options": {"size": "7x7", "k": 5}, "limit": {"time": 30}}
+    with server_factory(max_running=1, max_waiting=0) as (url, app), \
+            httpx.Client(timeout=60) as http:
+        with http.stream("POST", f"{url}/api/games/tictactoe/stream",
+                         json=long_search) as response:
+            next(line for line in response.iter_lines() if line.startswith("event:"))
+            busy = http.post(f"{url}/api/games/tictactoe/analyze", json={"moves": X_WINS_NEXT})
+            assert busy.status_code == 503 and "busy" in busy.json()["error"]
+            assert http.get(f"{url}/api/games").status_code == 200  # cheap requests still served
+        deadline = time.monotonic() + 45
+        while app.state.runner.running and time.monotonic() < deadline:
+            time.sleep(0.05)
+        result = http.post(f"{url}/api/games/tictactoe/analyze", json={"moves": X_WINS_NEXT})
+        assert result.json()["move"] == "c1"

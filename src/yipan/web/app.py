@@ -112,7 +112,7 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
         """Server-sent events while the search runs: ``progress`` after each completed depth,
         then ``done`` (the answer) or ``error``. Closing the connection ends the search."""
         job = await _prepare(name, request)
-        if runner.waiting >= runner.max_waiting:
+        if runner.busy():
             raise ServerBusy("the server is busy with other searches; try again in a moment")
         return EventStream(_events(runner, job), media_type="text/event-stream",
                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

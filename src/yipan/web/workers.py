@@ -159,6 +159,10 @@ class SearchRunner:
             self._slots, self._loop = asyncio.Semaphore(self.max_running), loop
         return self._slots
 
+    def busy(self) -> bool:
+        """Whether every worker is searching and the queue is full."""
+        return self.running + self.waiting >= self.max_running + self.max_waiting
+
     async def warm_up(self) -> None:
         """Start the workers ahead of the first search (they take a moment to import)."""
         while len(self._idle) < self.max_running:
@@ -181,7 +185,7 @@ class SearchRunner:
 
         Leaving the block before the last result (or being cancelled) interrupts the search.
         """
-        if self.waiting >= self.max_waiting:
+        if self.busy():
             raise ServerBusy("the server is busy with other searches; try again in a moment")
         slots = self._semaphore()
         self.waiting += 1
