@@ -169,3 +169,19 @@ def test_nim_a_click_on_a_token_takes_it_and_those_after_it(open_page, tmp_path:
     wait_for_turn(page)
     assert page.locator("svg.board .token").count() < tokens_before
     page.screenshot(path=str(tmp_path / "nim.png"))
+
+
+def test_2048_tiles_are_drawn_and_arrow_keys_play(open_page, tmp_path: Path) -> None:
+    require_game("2048")
+    page = open_page("?game=2048&first=human")
+    wait_for_turn(page)  # the two starting tiles are chance draws, played by the page
+    assert page.locator("svg.board.tiles .tile-text").count() == 2
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
+        if page.locator("#move-buttons button").filter(has_text=key[5:].lower()).count():
+            page.keyboard.press(key)
+            break
+    # the move, then a new tile (a chance draw) in the move list
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 4",
+                           timeout=WAIT)
+    assert page.locator("#moves li.chance").count() == 3
+    page.screenshot(path=str(tmp_path / "2048.png"))
