@@ -185,3 +185,15 @@ def test_2048_tiles_are_drawn_and_arrow_keys_play(open_page, tmp_path: Path) -> 
                            timeout=WAIT)
     assert page.locator("#moves li.chance").count() == 3
     page.screenshot(path=str(tmp_path / "2048.png"))
+
+
+@pytest.mark.parametrize(("query", "words"), [
+    ("?game=tictactoe&moves=b2+b2", "move 2 (b2)"),
+    ("?game=tictactoe&o.size=99x99", "out of range"),
+])
+def test_a_bad_url_shows_the_error_and_a_fresh_board(open_page, query: str, words: str) -> None:
+    page = open_page(query)
+    page.wait_for_selector("#status.error", timeout=WAIT)
+    assert words in page.locator("#status").inner_text()
+    assert page.locator("svg.board .cell").count() == 9
+    assert page.locator("svg.board .cell.playable").count() == 9  # and play can start
