@@ -4,8 +4,10 @@ Starts ``yipan serve`` on a free localhost port, measures the latency of a cheap
 (``GET /api/games`` and a ``state`` request) when the server is idle, then again while several
 clients keep asking for analyses (pure-Python alpha-beta searches of 4x4 tic-tac-toe positions,
 each up to ``--search-time`` seconds). Searches run in worker processes, so the event loop
-should stay responsive; the ratio loaded/idle says how well. Bounded: localhost only, at most
-16 clients, at most 60 seconds of load.
+should stay responsive; the ratio loaded/idle says how well. For comparison, the same app with
+the searches in threads of the server process (``--variants threads``), where a pure-Python
+search holds the GIL. Bounded: localhost only, at most 16 clients, at most 60 seconds of load
+per variant.
 
     PYTHONPATH=src python benchmarks/web_load.py [--clients 4] [--seconds 10] [--search-time 1]
 """
@@ -34,11 +36,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(port: int, searches: int) -> subprocess.Popen:
+def start_server(port: int, searches: int, variant: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "yipan", "serve", "--port", str(port), "--searches", str(searches)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if variant == "processes":
+        command = [sys.executable, "-m", "yipan", "serve", "--port", str(port),
+                   "--searches", str(searches)]
+    else:
+        command = [sys.executable, __file__, "--serve-with-threads", str(port)]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -48,6 +53,24 @@ def start_server(port: int, searches: int) -> subprocess.Popen:
             time.sleep(0.2)
     server.kill()
     raise SystemExit(f"the server did not start: {server.stderr.read().decode()[-500:]}")
+
+
+def serve_with_threads(port: int) -> None:
+    """The comparison: the same app, but analyses run in threads of the server's process
+    (what the worker processes avoid: a pure-Python search holds the GIL)."""
+    import anyio
+    import uvicorn
+
+    from yipan.web import create_app
+    from yipan.web.engines import run
+
+    app = create_app()
+
+    async def run_in_a_thread(job):
+        return await anyio.to_thread.run_sync(lambda: list(run(job))[-1])
+
+    app.state.runner.run = run_in_a_thread
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
 def random_position(rng: random.Random) -> list[str]:
@@ -104,13 +127,33 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10, help="seconds of load")
     parser.add_argument("--search-time", type=float, default=1.0, help="seconds per search")
     parser.add_argument("--searches", type=int, default=2, help="the server's worker processes")
+    parser.add_argument("--variants", default="processes,threads",
+                        help="processes (yipan serve) and/or threads (searches in the server)")
+    parser.add_argument("--serve-with-threads", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_with_threads:
+        serve_with_threads(args.serve_with_threads)
+        return
     clients = max(1, min(args.clients, 16))
     seconds = max(1.0, min(args.seconds, 60.0))
 
+    print(f"yipan web load: {clients} analysis clients, searches of up to {args.search_time} s"
+          f" (4x4 tic-tac-toe), {seconds:g} s of load, {os.cpu_count()} CPUs")
+    medians = {}
+    for variant in args.variants.split(","):
+        medians[variant] = measure(variant, clients, seconds, args)
+    if len(medians) == 2:
+        processes, threads = medians["processes"], medians["threads"]
+        print(f"  GET /api/games median latency under load, threads / processes: "
+              f"{threads / processes:.1f}x")
+
+
+def measure(variant: str, clients: int, seconds: float, args: argparse.Namespace) -> float:
+    """Run one server variant through idle and loaded polling; print and return the loaded
+    median latency of the cheapest endpoint."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(port, args.searches)
+    server = start_server(port, args.searches, variant)
     try:
         with httpx.Client(base_url=base, timeout=60) as http:  # warm the workers up
             http.post("/api/games/tictactoe/analyze", json={"limit": {"time": 0.1}})
@@ -132,8 +175,9 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=30)
 
-    print(f"yipan web load: {clients} analysis clients, {args.searches} worker processes, "
-          f"searches of up to {args.search_time} s, {seconds:g} s of load, {os.cpu_count()} CPUs")
+    label = (f"{args.searches} worker processes" if variant == "processes"
+             else "searches in threads of the server process")
+    print(f"- {variant}: {label}")
     for name in ("games", "state"):
         print(f"  {name:<6} idle    {summary(idle[name])}")
         print(f"  {name:<6} loaded  {summary(loaded[name])}")
@@ -142,6 +186,7 @@ def main() -> None:
     print(f"  analyses finished: {len(done)} "
           f"(median {statistics.median(done) if done else 0:.2f} s each), "
           f"answered busy (503): {len(busy)}")
+    return statistics.median(loaded["games"])
 
 
 if __name__ == "__main__":
