@@ -360,6 +360,46 @@ def test_bad_requests_get_a_4xx_naming_the_problem(client: TestClient, endpoint:
     assert words in error(response, status)
 
 
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                               max_size=3),
+    max_leaves=8)
+MOVE_TEXT = st.sampled_from(["a1", "b2", "c3", "c1", "9", "0", "", " a2 "]) | st.text(max_size=4)
+STATE_BODIES = st.fixed_dictionaries({}, optional={
+    "moves": st.lists(MOVE_TEXT | st.integers(), max_size=10) | JSON,
+    "options": st.dictionaries(st.sampled_from(["size", "k", "rule"]),
+                               st.sampled_from(["3x3", "4x4", "2", "0", "x"]) | JSON,
+                               max_size=2) | JSON,
+})
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=STATE_BODIES)
+def test_any_json_gets_an_answer_never_a_server_error(client: TestClient, body: dict) -> None:
+    response = client.post("/api/games/tictactoe/state", json=body)
+    assert response.status_code in (200, 400, 413, 422), response.text
+    if response.status_code != 200:
+        assert set(response.json()) == {"error"}
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(moves=st.lists(MOVE_TEXT, max_size=6),
+       engine=st.sampled_from(["random", "alphabeta", "ai", "mcts", "nope"]) | JSON,
+       limit=st.fixed_dictionaries({"time": st.sampled_from([0.05, 0.1, 0, -1, "x"])}) | JSON)
+def test_any_search_request_gets_an_answer_never_a_server_error(client: TestClient, moves: list,
+                                                                engine, limit) -> None:
+    response = client.post("/api/games/tictactoe/analyze",
+                           json={"moves": moves, "engine": engine, "limit": limit})
+    assert response.status_code in (200, 400, 413, 422), response.text
+    if response.status_code == 200:
+        assert response.json()["move"] in state(client, moves)["legal_moves"]
+    else:
+        assert set(response.json()) == {"error"}
+
+
 @pytest.mark.parametrize("endpoint", ["state", "analyze", "stream"])
 def test_unknown_game_is_404(client: TestClient, endpoint: str) -> None:
     message = error(client.post(f"/api/games/chess/{endpoint}", json={}), 404)

@@ -58,7 +58,7 @@ def engines_for(position: Position) -> list[str]:
         names.append("alphabeta")
     if _module_exists("yipan.search.mcts"):
         names.append("mcts")
-    if position.spec.ai is not None or (info.players == 2 and not info.chance):
+    if position.spec.ai is not None or (info.players == 2 and info.zero_sum and not info.chance):
         names.append("ai")
     names.append("random")
     return names
