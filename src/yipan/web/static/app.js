@@ -30,6 +30,7 @@ const page = {
   states: new Map(), // "moves joined" -> state response, for undo without asking again
   search: null, // {controller, purpose: "move"|"values", best, token}
   values: null, // {move: value} of the position on the board, when shown
+  pv: null, // the line the AI is thinking of, drawn on the board while it thinks
   exact: false,
   token: 0, // bumps whenever the position changes: late answers for old positions are dropped
   error: null,
@@ -91,6 +92,7 @@ async function show(moves) {
   page.token += 1;
   const token = page.token;
   page.values = null;
+  page.pv = null;
   try {
     const state = await stateAt(moves);
     if (token !== page.token) return;
@@ -183,6 +185,9 @@ async function think(purpose, token) {
         page.values = result.move_values;
         page.exact = result.exact;
         renderBoard();
+      } else if (!analysis && purpose === "move" && !done) {
+        page.pv = result.pv;
+        renderBoard();
       }
     }, controller.signal);
     if (token !== page.token || page.search !== search) return;
@@ -249,6 +254,7 @@ function renderBoard() {
   const ui = {
     values: page.values,
     exact: page.exact,
+    pv: page.values ? null : page.pv,
     canMove: isHumanTurn(state),
     onMove: play,
   };

@@ -63,7 +63,7 @@ export function playerName(position, player) {
 }
 
 // -- the board ------------------------------------------------------------------------------------
-// ui: {values: {move: value}|null, exact, canMove, onMove(move)}
+// ui: {values: {move: value}|null, exact, pv: [move, ...]|null, canMove, onMove(move)}
 export function drawBoard(container, position, ui) {
   container.replaceChildren();
   const kind = position.view.kind;
@@ -134,6 +134,7 @@ function drawGrid(container, position, ui) {
   const winning = new Set((view.highlight ?? []).map(([r, c]) => `${r},${c}`));
   const last = view.last ? `${view.last[0]},${view.last[1]}` : null;
   const valueAt = gridValueCells(view, ui.values);
+  const pvAt = gridPvCells(view, ui.pv ?? []);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const x = pad + c * size, y = pad + r * size, cx = x + size / 2, cy = y + size / 2;
@@ -148,6 +149,8 @@ function drawGrid(container, position, ui) {
         if (ui.canMove) cell.classList.add("playable");
       }
       drawPiece(cell, style, owner, cx, cy, size);
+      const ahead = pvAt.get(`${r},${c}`);
+      if (ahead !== undefined) drawGhost(cell, ahead, position, cx, cy, size);
       if (`${r},${c}` === last) {
         cell.classList.add("last");
         if (style !== "marks") svg("circle", { cx, cy, r: 8, class: `last-dot p${owner}` }, cell);
@@ -182,6 +185,38 @@ function drawPiece(cell, style, owner, cx, cy, size) {
   } else {
     svg("circle", { cx, cy, r: size * 0.44, class: `stone p${owner}` }, cell);
   }
+}
+
+// The principal variation as numbered ghosts: 1 is the move the AI is thinking of playing.
+function drawGhost(cell, index, position, cx, cy, size) {
+  const player = position.players === 2 ? (position.to_move + index) % 2 : 0;
+  svg("circle", { cx, cy, r: size * 0.36, class: `ghost p${player}` }, cell);
+  svg("text", { x: cx, y: cy, class: "pv-number", "dominant-baseline": "central",
+                "text-anchor": "middle" }, cell).textContent = index + 1;
+}
+
+// The cells the principal variation's moves would fill (for gravity games: where they land).
+function gridPvCells(view, pv) {
+  const where = new Map();
+  const landing = [];
+  for (let c = 0; c < view.cols; c++) {
+    let r = view.rows - 1;
+    while (r >= 0 && view.cells[r][c] !== null) r--;
+    landing.push(r);
+  }
+  for (const [index, move] of pv.slice(0, 8).entries()) {
+    let cell = null;
+    for (let r = 0; r < view.rows && !cell; r++) {
+      for (let c = 0; c < view.cols && !cell; c++) {
+        if (view.move_at[r][c] !== move) continue;
+        if (!view.gravity && !where.has(`${r},${c}`)) cell = [r, c];
+        if (view.gravity && landing[c] >= 0) cell = [landing[c]--, c];
+      }
+    }
+    if (!cell) break; // a move the board cannot place (the line runs past what is drawn)
+    where.set(`${cell[0]},${cell[1]}`, index);
+  }
+  return where;
 }
 
 // Where each move's value is drawn: on its cell, or for gravity games the cell a disc lands on.
