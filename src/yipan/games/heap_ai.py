@@ -38,7 +38,8 @@ class ImpartialPlayer:
 
     @staticmethod
     def stalling_moves(game: Game, state: Any) -> list:
-        """The smallest takes from the largest heap that has a move."""
+        """The smallest takes from the largest heap that has a move (moves on several heaps at
+        once, Wythoff's ``both``, do not count as moves on the largest heap)."""
         moves = list(game.legal_moves(state))
         largest = max(state.heaps[m.heap] if m.heap < len(state.heaps) else 0 for m in moves)
         on_largest = [m for m in moves

@@ -32,6 +32,8 @@ def winning_moves(components: Sequence[Hashable],
                   value: Callable[[Hashable], int] | None = None) -> list[SumMove]:
     """Every move of the sum of ``components`` that leaves a position of Grundy value 0.
 
+    Components may come from different games: tag each position with its game, e.g.
+    ``("kayles", 7)``, and let ``options`` dispatch on the tag.
     ``value`` gives a component's Grundy value (default: ``grundy`` over ``options``, with one
     memo shared by all components). Empty when the sum is already lost (value 0).
     """
