@@ -91,3 +91,22 @@ def test_play_kayles_starts_with_the_row():
     done = yipan("play", "kayles", "12", stdin="quit\n")
     assert done.returncode == 0
     assert "heap 1:  12" in done.stdout
+
+
+def test_analyze_answers_by_theory_what_search_could_not():
+    from yipan.core import get_game
+
+    answer = json_of("analyze", "kayles", "40")
+    game = get_game("kayles", heaps=[40])
+    state = game.initial_state()
+    assert answer["grundy"] == game.rule.value(40) != 0
+    assert answer["winner"] == 0
+    assert answer["winning_moves"]
+    for text in answer["winning_moves"]:
+        assert game.grundy_value(game.play(state, game.parse_move(state, text))) == 0
+
+
+def test_solve_with_search_falls_back_to_the_generic_engine():
+    done = yipan("solve", "kayles", "5", "--search")
+    assert done.returncode == 0
+    assert "win in" in done.stdout  # the search's words, not theory's
