@@ -88,6 +88,8 @@ def test_octal_codes_are_read_digit_by_digit():
     assert parse_code("4.7") == (4, 7)
     assert parse_code("0.0f") == (0, 0, 15)
     assert parse_code("0.770") == (0, 7, 7)
+    assert parse_code("Kayles") == (0, 7, 7)
+    assert parse_code("dawsons-chess") == (0, 1, 3, 7)
     assert OctalRule("0.f").title.startswith("Hexadecimal")
     assert OctalRule("0.77").title == "Kayles"
 

@@ -185,19 +185,22 @@ class BashRule(SubtractionRule):
 
 
 _CODE = re.compile(r"\s*([0-9a-fA-F]?)\.([0-9a-fA-F]+)\s*")
+NAMED_CODES = {"kayles": "0.77", "dawsons-kayles": "0.07", "dawsons-chess": "0.137"}
 
 
 def parse_code(code: str) -> tuple[int, ...]:
-    """The digits d0, d1, d2, ... of an octal code such as ``0.77``, ``4.7``, ``.137``.
+    """The digits d0, d1, d2, ... of an octal code such as ``0.77``, ``4.7``, ``.137`` (or
+    a name: ``kayles``, ``dawsons-kayles``, ``dawsons-chess``).
 
     Digits past 7 make a hexadecimal game (bit 8: leave three heaps). ``d0`` concerns moves
     that take nothing, so it may only split (bits 4 and 8): taking nothing and leaving the
     heap as it was would never end.
     """
-    match = _CODE.fullmatch(str(code))
+    match = _CODE.fullmatch(NAMED_CODES.get(str(code).strip().lower(), str(code)))
     if not match:
         raise GameOptionError(
-            f"cannot read octal code {code!r}: write it like 0.77, 0.07, 4.7 or 0.137")
+            f"cannot read octal code {code!r}: write it like 0.77, 0.07, 4.7 or 0.137, "
+            f"or name it: {', '.join(NAMED_CODES)}")
     digits = [int(match.group(1) or "0", 16)] + [int(d, 16) for d in match.group(2)]
     if digits[0] & 3:
         raise GameOptionError(
