@@ -51,8 +51,10 @@ def test_period_json_and_text():
 
 
 def test_wythoff():
-    assert json_of("sg", "wythoff", "3", "5") == {"heaps": [3, 5], "value": 0,
-                                                  "p_position": True}
+    answer = json_of("sg", "wythoff", "3", "5")
+    assert (answer["value"], answer["p_position"]) == (0, True)
+    assert answer["values"][1] == [1, 2, 0, 4, 5, 3]  # G(1, 0..5): mex along row, column, diagonal
+    assert len(answer["values"]) == 4
     done = yipan("sg", "wythoff", "2", "2")
     assert done.stdout.startswith("Wythoff's game (2, 2): G = 1, an N-position")
 

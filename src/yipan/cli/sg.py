@@ -8,7 +8,8 @@
     yipan sg period --subtraction 2,5,7
     yipan nim 3 4 5 [--misere]            the winner and every winning move
 
-``--json`` prints one object: ``{"values": [...]}``, ``{"preperiod", "period", "proved"}``,
+``--json`` prints one object: ``{"values": [...]}`` (Wythoff: the rows G(a, 0..B) for
+a = 0..A, with ``value`` and ``p_position``), ``{"preperiod", "period", "proved"}``,
 ``{"winner", "moves": [{"heap", "from", "to"}]}`` (heaps numbered from 1).
 """
 
@@ -116,13 +117,16 @@ def _whole(text: str, what: str) -> int:
 
 
 def _wythoff(args: argparse.Namespace) -> int:
-    from ..impartial.wythoff import is_p_position, wythoff_value
+    """G(a, b), and with --json the whole table G(0..a, 0..b) as ``values`` (rows by a)."""
+    from ..impartial.wythoff import is_p_position, wythoff_table
 
     a, b = _whole(args.a, "a heap"), _whole(args.b, "a heap")
-    value = wythoff_value(a, b)
+    table = wythoff_table(max(a, b) + 1)
+    value = int(table[a, b])
     lost = is_p_position(a, b)
     if args.json:
-        print_json({"heaps": [a, b], "value": value, "p_position": lost})
+        print_json({"values": table[:a + 1, :b + 1].tolist(), "value": value,
+                    "p_position": lost})
         return 0
     verdict = ("a P-position: the side to move loses" if lost
                else "an N-position: the side to move wins")
