@@ -80,6 +80,15 @@ def test_closed_forms():
     assert NimRule().table(20).tolist() == list(range(21))
     assert BashRule(3).table(20).tolist() == [n % 4 for n in range(21)]
     assert BashRule(6).value(1_000_003) == 1_000_003 % 7
+    assert BashRule(6).value(10**15 + 2) == (10**15 + 2) % 7  # by the period, not a table
+    assert NimRule().value(10**18) == 10**18
+
+
+def test_huge_heaps_fold_back_by_the_proved_period():
+    kayles = OctalRule("0.77")
+    table = kayles.table(200)
+    assert kayles.value(10**15 + 5) == table[71 + (10**15 + 5 - 71) % 12]
+    assert kayles._values.shape[0] < 10**6
 
 
 def test_octal_codes_are_read_digit_by_digit():

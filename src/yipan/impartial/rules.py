@@ -62,10 +62,16 @@ class HeapRule(ABC):
         return self._values[:upto + 1].copy()
 
     def value(self, heap: int) -> int:
-        """G(heap), the Grundy value of one heap."""
+        """G(heap), the Grundy value of one heap (huge heaps folded back by a proved period)."""
         if heap >= self._values.shape[0]:
-            self.table(heap)
+            heap = self.fold(heap)
+            if heap >= self._values.shape[0]:
+                self.table(heap)
         return int(self._values[heap])
+
+    def fold(self, heap: int) -> int:
+        """A heap with the same value as ``heap``, as small as a proved period allows."""
+        return heap
 
     def position_value(self, heaps: Iterable[int]) -> int:
         """The Grundy value of a row of heaps: the XOR of the heaps' values."""
@@ -109,6 +115,9 @@ class NimRule(HeapRule):
 
     def has_move(self, heap: int) -> bool:
         return heap > 0
+
+    def value(self, heap: int) -> int:
+        return heap
 
     def compute_table(self, upto: int) -> np.ndarray:
         return np.arange(upto + 1, dtype=np.int64)
@@ -157,6 +166,9 @@ class SubtractionRule(HeapRule):
         if period.proved and upto >= period.checked:
             return period.extend(self._raw(period.checked), upto)
         return self._raw(upto)
+
+    def fold(self, heap: int) -> int:
+        return _fold(heap, self.periodicity())
 
     def _raw(self, upto: int) -> np.ndarray:
         from .kernels import subtraction_table
@@ -275,6 +287,9 @@ class OctalRule(HeapRule):
                 return period.extend(self._raw(period.checked), upto)
         return self._raw(upto)
 
+    def fold(self, heap: int) -> int:
+        return _fold(heap, self.periodicity()) if heap > self.direct_limit else heap
+
     @property
     def direct_limit(self) -> int:
         """Past this, a table is worth a period proof first (the kernel is quadratic)."""
@@ -313,6 +328,13 @@ class GrundyRule(HeapRule):
         from .kernels import grundy_game_rare
 
         return grundy_game_rare(upto)
+
+
+def _fold(heap: int, period: Periodicity) -> int:
+    if not period.proved or period.preperiod is None or period.period is None:
+        return heap
+    start, length = period.preperiod, period.period
+    return heap if heap < start + length else start + (heap - start) % length
 
 
 def _doubling_proof(compute, proof: ProofBound, *, start: int, bound: int) -> Periodicity:
