@@ -303,10 +303,10 @@ class OctalRule(HeapRule):
     def periodicity(self, bound: int = 1 << 14) -> Periodicity:
         """Proved by Guy-Smith (or the window argument when no move splits a heap), from
         values computed in doubling stretches up to ``bound``; not proved if that is too few."""
+        if self.most_parts >= 3:
+            bound = min(bound, 1 << 11)  # the three-heap kernel is cubic
         if self._period is None or (not self._period.proved and self._period.checked < bound):
             proof = ProofBound.guy_smith(self.largest_take, self.most_parts)
-            if self.most_parts >= 3:
-                bound = min(bound, 1 << 11)  # the three-heap kernel is cubic
             self._period = _doubling_proof(self._raw, proof, start=256, bound=bound)
         return self._period
 
