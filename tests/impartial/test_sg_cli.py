@@ -83,7 +83,7 @@ def test_bad_input_is_one_line_and_status_2(args):
 
 def test_play_nim_through_the_generic_loop():
     # the AI moves first from 3 4 5 (a won position) and answers every reply: it wins
-    replies = "\n".join(["3:1", "2:1", "1:1", "3:1", "2:1", "3:1", "1:1"] * 3) + "\n"
+    replies = "\n".join(["1:1", "2:1", "3:1"] * 12) + "\n"  # some illegal: re-prompted
     done = yipan("play", "nim", "3", "4", "5", "--first", "ai", "--seed", "1", stdin=replies)
     assert done.returncode == 0
     assert "Game over: the AI wins" in done.stdout
