@@ -192,3 +192,13 @@ def test_perfect_ais_decide_the_game_by_the_starting_value():
         rng = random.Random(5)
         players = [make_ai(game, "perfect", rng), make_ai(game, "perfect", rng)]
         assert play_match(game, players, rng).outcome.winner == winner
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_ai_wins_misere_nim_against_random_play(seed):
+    game = get_game("nim", heaps=[2, 3, 4], rule="misere")
+    assert not game.is_lost(game.initial_state())
+    rng = random.Random(seed)
+    result = play_match(game, [make_ai(game, "perfect", rng), RandomPlayer(rng)], rng)
+    assert result.outcome.winner == 0
+    assert result.states[-1].heaps == (0, 0, 0) and result.states[-1].to_move == 0

@@ -21,6 +21,7 @@ from ..core import GameOptionError
 from .common import UsageError, print_json
 
 LARGEST_UNPROVED_OCTAL = 1 << 16  # without a period an octal table is quadratic
+LARGEST_TABLE = 10**7  # 80 MB of values
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -77,8 +78,8 @@ def run_sg(args: argparse.Namespace) -> int:
         return _period(args)
     from ..impartial import GrundyRule, OctalRule, SubtractionRule
 
-    if args.upto < 0:
-        raise UsageError(f"--upto must be at least 0, got {args.upto}")
+    if not 0 <= args.upto <= LARGEST_TABLE:
+        raise UsageError(f"--upto must be from 0 to {LARGEST_TABLE:,}, got {args.upto}")
     if command == "octal":
         rule = OctalRule(args.code)
         if args.upto >= LARGEST_UNPROVED_OCTAL and not rule.periodicity().proved:
