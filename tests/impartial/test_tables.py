@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yipan.core import GameOptionError
 from yipan.impartial import (
@@ -55,6 +57,14 @@ def brute_values(rule, upto: int) -> list[int]:
 def test_octal_kernel_agrees_with_generic_grundy(code):
     rule = OctalRule(code)
     assert rule._raw(22).tolist() == brute_values(rule, 22)
+
+
+@given(st.sampled_from([0, 4, 8, 12]), st.lists(st.integers(0, 15), min_size=1, max_size=3))
+@settings(max_examples=40, deadline=None)
+def test_any_octal_or_hexadecimal_code_agrees_with_generic_grundy(first, digits):
+    code = f"{first:x}." + "".join(f"{d:x}" for d in digits)
+    rule = OctalRule(code)
+    assert rule._raw(13).tolist() == brute_values(rule, 13), code
 
 
 @pytest.mark.parametrize("rule", [SubtractionRule("2,5,7"), BashRule(4), NimRule(),
