@@ -58,6 +58,17 @@ def test_octal_periods_hold_far_beyond_their_proof_and_are_minimal(digits):
     assert_minimal(values, found.preperiod, found.period)
 
 
+@given(st.lists(st.integers(0, 15), min_size=1, max_size=2).filter(lambda d: max(d) > 7))
+@settings(max_examples=12, deadline=None)
+def test_hexadecimal_periods_hold_beyond_their_proof(digits):
+    rule = OctalRule("0." + "".join(f"{d:x}" for d in digits))
+    found = rule.periodicity(bound=1 << 9)
+    if not found.proved:
+        return
+    values = rule._raw(max(1200, 3 * found.checked))
+    assert_minimal(values, found.preperiod, found.period)
+
+
 def test_a_game_without_a_period_in_reach_is_not_proved():
     found = OctalRule("0.16").periodicity(bound=2000)  # its period is 149459
     assert (found.preperiod, found.period, found.proved) == (None, None, False)
