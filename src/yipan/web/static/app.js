@@ -264,6 +264,7 @@ function renderBoard() {
 
 function renderStatus() {
   const state = page.position;
+  if (state) document.title = `${state.title} · yipan 弈盘`;
   const status = $("status");
   status.className = "";
   if (page.error) {
