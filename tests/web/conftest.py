@@ -10,11 +10,6 @@ from contextlib import contextmanager
 
 import pytest
 
-uvicorn = pytest.importorskip("uvicorn", reason="the web tests need the web extra (uvicorn)")
-pytest.importorskip("fastapi", reason="the web tests need the web extra (fastapi)")
-
-from yipan.web import create_app  # noqa: E402
-
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -25,6 +20,10 @@ def free_port() -> int:
 @contextmanager
 def running_server(**settings) -> Iterator[tuple[str, object]]:
     """Yield (base URL, app) of a server that stops when the block ends."""
+    uvicorn = pytest.importorskip("uvicorn", reason="the web tests need the web extra (uvicorn)")
+    pytest.importorskip("fastapi", reason="the web tests need the web extra (fastapi)")
+    from yipan.web import create_app
+
     app = create_app(**settings)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

@@ -361,7 +361,8 @@ def test_bad_requests_get_a_4xx_naming_the_problem(client: TestClient, endpoint:
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
                                                                max_size=3),
     max_leaves=8)
@@ -413,6 +414,12 @@ def test_a_move_list_longer_than_any_game_is_refused(client: TestClient,
                                 json={"moves": ["1-1"] * (MAX_MOVES + 1)}), 413)
     assert str(MAX_MOVES) in message
     error(client.post("/api/games/tictactoe/state", json={"moves": ["a1"] * 20_000}), 413)
+
+
+def test_infinite_numbers_in_options_are_refused(client: TestClient) -> None:
+    message = error(client.post("/api/games/tictactoe/state", content='{"options": {"k": NaN}}',
+                                headers={"content-type": "application/json"}), 422)
+    assert "options" in message
 
 
 def test_a_huge_body_is_refused_before_parsing(client: TestClient) -> None:

@@ -28,14 +28,14 @@ class MissingWebExtra(UsageError):  # noqa: N818 - reads as the message it carri
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [name for name in ("fastapi", "uvicorn") if importlib.util.find_spec(name) is None]
-    if missing:
-        raise MissingWebExtra(f"the web app needs {' and '.join(missing)}: "
-                              "pip install 'yipan[web]'")
     if not 0 < args.port < 65536:
         raise UsageError(f"port must be 1-65535, got {args.port}")
     if args.searches < 1:
         raise UsageError(f"--searches must be at least 1, got {args.searches}")
+    missing = [name for name in ("fastapi", "uvicorn") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise MissingWebExtra(f"the web app needs {' and '.join(missing)}: "
+                              "pip install 'yipan[web]'")
     import uvicorn
 
     from ..web import create_app

@@ -56,7 +56,7 @@ class Position:
 
 def options_key(options: dict[str, Any]) -> str:
     """A hashable, order-free key for a dict of JSON option values."""
-    return json.dumps(options, sort_keys=True, separators=(",", ":"))
+    return json.dumps(options, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 @lru_cache(maxsize=32)
