@@ -24,3 +24,11 @@ register_game(GameSpec(
     ),
     aliases=("mnk",),
 ))
+
+register_game(GameSpec(
+    name="2048",
+    title="2048 (one player against chance)",
+    factory="yipan.games.g2048:G2048",
+    ai="yipan.games.g2048:make_ai",
+    cli="yipan.games.g2048_cli",
+))
