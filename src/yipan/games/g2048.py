@@ -321,7 +321,10 @@ class G2048(Game[State2048, "int | Spawn"]):
 
     # -- heuristic and playouts --------------------------------------------------------------------
     def evaluate(self, state: State2048) -> float:
-        """The board heuristic, scaled by 1/10 to stay inside the heuristic range."""
+        """The board heuristic, scaled by 1/10 to stay inside the heuristic range; 0 once the
+        game is lost (every board in play scores above 0, as in the numba search)."""
+        if not state.spawns and not self.legal_moves(state):
+            return 0.0
         return board_heuristic(state.board, self.tables) / 10
 
     def playout(self, state: State2048, rng: random.Random) -> float:
