@@ -50,5 +50,6 @@ def play_2048(game: G2048, rng: random.Random, read: Callable[[str], str] = inpu
         state = game.play(state, move)
         state = game.play(state, game.sample_spawn(state, rng))
     print(game.render(state), file=out)
-    print(f"game over: score {state.score}, largest tile {max_tile(state.board)}", file=out)
+    ended = "game over" if game.outcome(state) is not None else "stopped"
+    print(f"{ended}: score {state.score}, largest tile {max_tile(state.board)}", file=out)
     return 0
