@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from yipan.core import WIN, Limit, get_game
+from yipan.core import WIN, CapabilityError, Limit, get_game
 from yipan.search import alphabeta
 from yipan.search.mcts import MCTSPlayer, Tree, mcts
 from yipan.search.playouts.connect4 import ConnectFourRules
@@ -19,6 +19,10 @@ def test_the_solver_proves_tictactoe_a_draw():
     assert result.exact
     assert result.value == 0
     assert result.stats.nodes < 200_000  # it stopped because the root was proven
+    final = game.initial_state()
+    for move in result.pv:  # the principal variation holds the draw to the end
+        final = game.play(final, move)
+    assert game.outcome(final) is not None and game.outcome(final).winner is None
 
 
 def test_the_solver_finds_a_forced_win_with_its_length():
@@ -30,6 +34,7 @@ def test_the_solver_finds_a_forced_win_with_its_length():
     assert result.exact
     assert result.value == alphabeta(game, state).value == WIN - 1
     assert game.format_move(result.move) == "c3"
+    assert result.pv == (result.move,)
 
 
 def late_positions(count: int, stones: int, seed: int):
@@ -125,6 +130,8 @@ def test_a_limit_is_required_and_the_solver_refuses_chance():
     with pytest.raises(ValueError):
         mcts(game, game.initial_state(), limit=Limit(), rng=random.Random(0))
     g2048 = get_game("2048")
+    with pytest.raises(CapabilityError):  # the start waits for its first tiles
+        mcts(g2048, g2048.initial_state(), limit=Limit(nodes=5), rng=random.Random(0))
     with pytest.raises(ValueError):
         mcts(g2048, g2048.start(random.Random(0)), limit=Limit(nodes=5), rng=random.Random(0),
              solver=True)

@@ -301,10 +301,20 @@ class RootSummary:
 
 
 def principal_variation(root: Node) -> tuple:
-    """The most visited line from the root, up to the first chance node or unvisited leaf."""
+    """The line from the root, up to the first chance node or leaf: through a proven node the
+    move that holds its proven value, elsewhere the most visited move."""
     line: list[Hashable] = []
     node = root
     while node.children and node.mover != CHANCE:
+        sign = -1 if node.mover == 1 else 1
+        if node.proven:
+            value = node.lower * sign
+            holding = [(m, c) for m, c in node.children.items()
+                       if chooser_bounds(c, sign) == (value, value)]
+            if holding:
+                move, node = holding[0]
+                line.append(move)
+                continue
         move, node = max(node.children.items(), key=lambda item: item[1].visits)
         line.append(move)
     return tuple(line)
@@ -404,6 +414,9 @@ def mcts(game: Game, state: Any, *, limit: Limit, rng: random.Random, solver: bo
                               f"{game.info.name} is neither")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    if game.outcome(state) is None and game.to_move(state) == CHANCE:
+        raise CapabilityError("mcts searches from a player's move; this position waits for "
+                              "chance (play its outcome first)")
     start = time.perf_counter()
     if workers == 1:
         summary, reused = _run(game, state, limit, rng, solver, exploration, playout, tree)
