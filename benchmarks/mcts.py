@@ -1,5 +1,5 @@
-"""MCTS on Connect Four: simulations/s with Python playouts vs numba playouts, the numba
-playout kernel alone, and the root-parallel speed-up with 2 workers.
+"""MCTS on Connect Four: simulations/s of the generic MCTS with Python vs numba playouts, of UCT
+entirely in numba, of the playout kernel alone, and the root-parallel speed-up with 2 workers.
 
     PYTHONPATH=src python benchmarks/mcts.py [--iterations N] [--seconds S]
 
@@ -18,6 +18,7 @@ import numpy as np
 from yipan.core import Limit
 from yipan.search.mcts import mcts
 from yipan.search.playouts.connect4 import ConnectFourRules, many_playouts
+from yipan.search.playouts.connect4_tree import mcts_connect4
 
 
 def rate(game: ConnectFourRules, limit: Limit, workers: int = 1) -> tuple[float, int]:
@@ -45,6 +46,13 @@ def main() -> None:
     numba_rate, n = rate(ConnectFourRules(), Limit(nodes=args.iterations))
     print(f"MCTS, numba playouts:             {numba_rate:12,.0f} simulations/s ({n} it.)")
     print(f"  numba / Python playouts:        {numba_rate / python_rate:12.2f}x")
+    mcts_connect4(0, 0, 0, limit=Limit(nodes=100), rng=random.Random(0))  # compile
+    tree = mcts_connect4(0, 0, 0, limit=Limit(nodes=args.iterations * 10), rng=random.Random(1))
+    tree_rate = tree.stats.nodes / tree.stats.elapsed
+    print(f"UCT entirely in numba:            {tree_rate:12,.0f} simulations/s "
+          f"({tree.stats.nodes} it.)")
+    print(f"  numba UCT / generic with numba: {tree_rate / numba_rate:12.2f}x; "
+          f"/ OpenSpiel C++ (54k): {tree_rate / 54_000:.1f}x")
 
     game = ConnectFourRules()
     one, n1 = rate(game, Limit(time=args.seconds))

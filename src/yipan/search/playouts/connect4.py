@@ -33,8 +33,9 @@ from ...core import DRAW, Game, GameInfo, Outcome
 
 
 @njit(cache=True)
-def has_four(stones: int, height: int) -> bool:
-    for shift in (1, height, height + 1, height + 2):
+def has_four(stones: int, stride: int) -> bool:
+    """Four in a row among ``stones`` (``stride`` = height + 1 bits a column)."""
+    for shift in (1, stride - 1, stride, stride + 1):
         pairs = stones & (stones >> shift)
         if pairs & (pairs >> (2 * shift)):
             return True
