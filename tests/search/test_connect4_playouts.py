@@ -73,3 +73,26 @@ def test_numba_uct_counts_and_repeats_itself():
     assert first.stats.nodes == 5000 == sum(first.stats.visits.values())
     assert first.stats.visits == second.stats.visits
     assert set(first.stats.visits) == set(range(7))
+
+
+def test_the_kernels_read_the_connect_four_game_of_the_registry():
+    """Once ``yipan.games.connect4`` is registered: the same states, outcomes and moves."""
+    import pytest
+
+    from yipan.core import UnknownGameError, get_game
+
+    try:
+        game = get_game("connect4")
+    except UnknownGameError:
+        pytest.skip("the connect4 game is not registered in this build")
+    rng = random.Random(11)
+    for _ in range(20):
+        state, mine = game.initial_state(), RULES.initial_state()
+        while game.outcome(state) is None:
+            assert tuple(state) == tuple(mine)
+            assert set(game.legal_moves(state)) == set(RULES.legal_moves(mine))
+            move = rng.choice(list(game.legal_moves(state)))
+            state, mine = game.play(state, move), RULES.play(mine, move)
+        assert game.outcome(state) == RULES.outcome(mine)
+    fast = mcts_connect4(*game.initial_state(), limit=Limit(nodes=2000), rng=random.Random(2))
+    assert fast.move in game.legal_moves(game.initial_state())
