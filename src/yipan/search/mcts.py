@@ -52,7 +52,7 @@ from ..core import (
     require,
 )
 
-DEFAULT_EXPLORATION = 2.0  # for results in [-1, 1]; the usual sqrt(2) for results in [0, 1]
+DEFAULT_EXPLORATION = 1.0  # for results in [-1, 1] (0.5 on the [0, 1] scale of UCB1's sqrt(2))
 
 Playout = Callable[[Any, random.Random], float]
 """``playout(state, rng) -> result for player 0`` (a one-player game: its reward)."""
