@@ -135,3 +135,15 @@ def test_a_limit_is_required_and_the_solver_refuses_chance():
     with pytest.raises(ValueError):
         mcts(g2048, g2048.start(random.Random(0)), limit=Limit(nodes=5), rng=random.Random(0),
              solver=True)
+
+
+def test_yipan_solve_proves_the_draw_with_the_mcts_solver(capsys):
+    import json
+
+    from yipan.cli.main import main
+
+    status = main(["solve", "tictactoe", "--algorithm", "mcts-solver", "--json",
+                   "--iterations", "100000", "--seed", "1"])
+    assert status == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["value"] == 0 and report["exact"] and report["description"] == "draw"
