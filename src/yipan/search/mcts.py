@@ -234,15 +234,24 @@ class _Search:
         """The child with the best UCB1 score, among those that may still beat what the chooser
         holds (solver: see the module doc); its mean is clamped into its bounds."""
         sign = -1 if node.mover == 1 else 1
-        held = node.lower if sign == 1 else -node.upper
         log_visits = math.log(node.visits)
+        exploration = self.exploration
+        if not self.solver:  # the plain UCB1 loop: no bounds to respect
+            best, best_score = None, -math.inf
+            for child in node.children.values():
+                score = (self.value_for(child, sign)
+                         + exploration * math.sqrt(log_visits / child.visits))
+                if score > best_score:
+                    best, best_score = child, score
+            return best
+        held = node.lower if sign == 1 else -node.upper
         best, best_score = None, -math.inf
         for child in node.children.values():
             low, high = chooser_bounds(child, sign)
             if high <= held:
                 continue
             exploit = min(max(self.value_for(child, sign), result_of(low)), result_of(high))
-            score = exploit + self.exploration * math.sqrt(log_visits / child.visits)
+            score = exploit + exploration * math.sqrt(log_visits / child.visits)
             if score > best_score:
                 best, best_score = child, score
         if best is None:  # nothing can improve: the node is proven (or about to be)
