@@ -111,3 +111,16 @@ def test_expectiminimax_lets_each_player_choose_and_weights_chance_once():
     assert result.move_values["draw"] == 0
     assert result.move == "draw"
     assert result.exact
+
+
+def test_mcts_samples_chance_nodes_and_finds_the_same_choice():
+    import random
+
+    from yipan.core import Limit
+    from yipan.search.mcts import mcts
+
+    game = SpecGame(DUEL, players=2)
+    result = mcts(game, "root", limit=Limit(nodes=400), rng=random.Random(3))
+    assert result.move == "draw"
+    coin = result.move_values["coin"]  # a sampled mean near 0.25 - 0.75
+    assert -0.8 < coin < -0.2

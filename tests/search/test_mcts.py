@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yipan.core import WIN, CapabilityError, Limit, get_game
 from yipan.search import alphabeta
@@ -147,3 +149,20 @@ def test_yipan_solve_proves_the_draw_with_the_mcts_solver(capsys):
     assert status == 0
     report = json.loads(capsys.readouterr().out)
     assert report["value"] == 0 and report["exact"] and report["description"] == "draw"
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=3, max_value=6))
+def test_the_solver_gives_alphabetas_exact_value_on_tictactoe_positions(rng, plies):
+    game = get_game("tictactoe")
+    state = game.initial_state()
+    for _ in range(plies):
+        if game.outcome(state) is not None:
+            break
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    result = mcts(game, state, limit=Limit(nodes=50_000), rng=random.Random(0), solver=True)
+    exact = alphabeta(game, state, analysis=True)
+    assert result.exact
+    assert result.value == exact.value
+    if result.move is not None:
+        assert exact.move_values[result.move] == exact.value
