@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "yipan.cli.solve",
     "yipan.cli.sg",
     "yipan.cli.serve",
+    "yipan.cli.watch",
 )
 
 
