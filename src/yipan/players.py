@@ -18,6 +18,8 @@ from .core import (
     CapabilityError,
     Game,
     GameOptionError,
+    IllegalMoveError,
+    InvalidMoveError,
     Limit,
     Outcome,
     SearchResult,
@@ -100,6 +102,66 @@ class SearchPlayer:
             ties = [m for m, v in values.items() if v == best]
             return Choice(self.rng.choice(ties), result)
         return Choice(result.move, result)
+
+
+class UndoRequested(Exception):  # noqa: N818 - a request, not a failure
+    """The human asked to take back their last move (the game loop handles it)."""
+
+
+class QuitRequested(Exception):  # noqa: N818
+    """The human asked to leave, or their input ended."""
+
+
+HUMAN_HELP = """Type a move ({example}), or:
+  help   this text
+  undo   take back your last move (and the AI's answer)
+  moves  list the legal moves
+  quit   leave the game"""
+
+
+class HumanPlayer:
+    """A person at a terminal: reads moves in the game's notation until one is legal.
+
+    Nonsense and illegal moves re-prompt with the reason; ``help`` and ``moves`` answer and
+    re-prompt; ``undo`` and ``quit`` (and the end of input, or Ctrl-C) raise UndoRequested and
+    QuitRequested for the game loop.
+    """
+
+    def __init__(self, read: Callable[[str], str] = input,
+                 write: Callable[[str], None] = print, name: str = "you") -> None:
+        self.read = read
+        self.write = write
+        self.name = name
+
+    def choose(self, game: Game, state: Any) -> Choice:
+        mark = game.player_names[game.to_move(state)]
+        while True:
+            try:
+                text = self.read(f"your move ({mark}): ").strip()
+            except (EOFError, KeyboardInterrupt):
+                raise QuitRequested from None
+            command = text.lower()
+            if not command:
+                continue
+            if command in ("quit", "exit", "q"):
+                raise QuitRequested
+            if command == "undo":
+                raise UndoRequested
+            if command in ("help", "h", "?"):
+                examples = [game.format_move(m) for m in list(game.legal_moves(state))[:2]]
+                self.write(HUMAN_HELP.format(example=", ".join(examples) or "a move"))
+                continue
+            if command == "moves":
+                self.write("legal moves: "
+                           + " ".join(game.format_move(m) for m in game.legal_moves(state)))
+                continue
+            try:
+                move = game.parse_move(state, text)
+                game.play_checked(state, move)
+            except (InvalidMoveError, IllegalMoveError) as error:
+                self.write(f"{error}; try again ('help' for help)")
+                continue
+            return Choice(move)
 
 
 class ScriptedPlayer:

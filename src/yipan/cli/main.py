@@ -16,6 +16,9 @@ COMMAND_MODULES = (
     "yipan.cli.play",
     "yipan.cli.analyze",
     "yipan.cli.solve",
+    "yipan.cli.sg",
+    "yipan.cli.serve",
+    "yipan.cli.watch",
     "yipan.cli.book",
 )
 

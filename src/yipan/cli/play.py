@@ -12,15 +12,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..core import CHANCE, Game, IllegalMoveError, InvalidMoveError, describe_value
-from ..players import Player, make_ai
+from ..core import CHANCE, Game, describe_value
+from ..players import HumanPlayer, Player, QuitRequested, UndoRequested, make_ai
 from .common import game_from_args, parse_game_command
-
-HELP = """Type a move ({example}), or:
-  help   this text
-  undo   take back your last move (and the AI's answer)
-  moves  list the legal moves
-  quit   leave the game"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -65,9 +59,9 @@ def play_interactive(game: Game, ai: Player, *, human_side: int = 0,
     def say(text: str = "") -> None:
         print(text, file=out, flush=True)
 
+    human = HumanPlayer(read, say)
     history = [game.initial_state() if state is None else state]
     names = game.player_names
-    example = ", ".join(game.format_move(m) for m in list(game.legal_moves(history[0]))[:2])
     say(f"{game.info.title}: you are {names[human_side]}, the AI is {names[1 - human_side]}.")
     say("Type 'help' for help.")
     say()
@@ -93,42 +87,20 @@ def play_interactive(game: Game, ai: Player, *, human_side: int = 0,
             say(game.render(history[-1]))
             continue
         try:
-            text = read(f"your move ({names[human_side]}): ").strip()
-        except (EOFError, KeyboardInterrupt):
+            move = human.choose(game, current).move
+        except QuitRequested:
             say()
             say("bye: game left unfinished")
             return 0
-        command = text.lower()
-        if not command:
-            continue
-        if command in ("quit", "exit", "q"):
-            say("bye: game left unfinished")
-            return 0
-        if command in ("help", "h", "?"):
-            say(HELP.format(example=example or "a move"))
-            continue
-        if command == "moves":
-            say("legal moves: " + " ".join(game.format_move(m) for m in game.legal_moves(current)))
-            continue
-        if command == "undo":
-            # back to the previous position where it was the human's turn
-            target = len(history) - 1
-            while target > 0:
-                target -= 1
-                if game.to_move(history[target]) == human_side:
-                    break
-            if target == len(history) - 1 or game.to_move(history[target]) != human_side:
+        except UndoRequested:
+            earlier = _previous_turn(game, history, human_side)
+            if earlier is None:
                 say("nothing to undo")
-                continue
-            del history[target + 1:]
-            say(game.render(history[-1]))
+            else:
+                del history[earlier + 1:]
+                say(game.render(history[-1]))
             continue
-        try:
-            move = game.parse_move(current, text)
-            history.append(game.play_checked(current, move))
-        except (InvalidMoveError, IllegalMoveError) as error:
-            say(f"{error}; try again ('help' for help)")
-            continue
+        history.append(game.play(current, move))
         say()
         say(game.render(history[-1]))
     say()
@@ -139,3 +111,11 @@ def play_interactive(game: Game, ai: Player, *, human_side: int = 0,
     else:
         say(f"Game over: the AI wins ({names[1 - human_side]}).")
     return 0
+
+
+def _previous_turn(game: Game, history: list, side: int) -> int | None:
+    """The index of the last position before the current one where ``side`` was to move."""
+    for index in range(len(history) - 2, -1, -1):
+        if game.to_move(history[index]) == side:
+            return index
+    return None

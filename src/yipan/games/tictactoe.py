@@ -224,11 +224,16 @@ class TicTacToe(Game[Board, int]):
     def view(self, state: Board) -> dict:
         empty = self.full & ~(state.first | state.second)
         playing = self.outcome(state) is None
+        winning = [line for line in self.lines
+                   if line & state.first == line or line & state.second == line]
+        highlight = sorted({self.coordinates(bit) for line in winning[:1] for bit in self.cells
+                            if line >> bit & 1})
         return {
             "kind": "grid",
             "rows": self.rows,
             "cols": self.cols,
             "k": self.k,
+            "highlight": [list(cell) for cell in highlight],
             "cells": [[self.cell(state, r, c) for c in range(self.cols)] for r in range(self.rows)],
             "move_at": [[self.format_move(self.bit(r, c))
                          if playing and empty >> self.bit(r, c) & 1 else None
@@ -272,10 +277,14 @@ class TicTacToe(Game[Board, int]):
         """Wins first, then blocks of the opponent's wins, then from the centre outwards."""
         first, second = state
         mine, theirs = (first, second) if self.to_move(state) == 0 else (second, first)
-        wins = self.winning_cells(mine, theirs)
-        blocks = self.winning_cells(theirs, mine)
-        rank = self._rank
-        return sorted(moves, key=lambda m: (not wins >> m & 1, not blocks >> m & 1, rank[m]))
+        urgent = self.winning_cells(mine, theirs) or self.winning_cells(theirs, mine)
+        present = 0
+        for move in moves:
+            present |= 1 << move
+        ordered = [bit for bit in self._center_order if present >> bit & 1]
+        if urgent:
+            ordered.sort(key=lambda m: not urgent >> m & 1)  # stable: the centre order stays
+        return ordered
 
     # -- symmetry ------------------------------------------------------------------------------
     def _build_symmetry_tables(self, n_bits: int, second_offset: int) -> list[list[list[int]]]:

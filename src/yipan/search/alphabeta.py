@@ -11,7 +11,9 @@ and there is one code path for both players. The contract of ``_Search.negamax``
 
 Move ordering, best first: the table's move, the two killer moves of this ply (moves that
 caused a cut-off in a sibling), then by history (how often a move cut off anywhere), on top
-of the game's own ``order_moves``. With PVS, moves after the first are searched with a null
+of the game's own ``order_moves``. Killers and history are on by default only for games
+without their own ordering: on m,n,k-games they overrule a better ordering (the benchmark
+shows 4x more nodes on (4,4,4)). With PVS, moves after the first are searched with a null
 window ``(alpha, alpha + 1)`` that only asks "is it better?", and re-searched when it is.
 Values are integers (heuristics are rounded) so that a null window is one point wide.
 """
@@ -19,7 +21,7 @@ Values are integers (heuristics are rounded) so that a null window is one point 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -47,7 +49,11 @@ class Options:
 
     table: bool = True
     symmetry: bool = True  # fold symmetric positions in the table (games declaring symmetry)
-    ordering: bool = True  # killers, history and the table move, over the game's ordering
+    ordering: bool = True  # the table's move first, over the game's own ordering
+    # killer moves and the history heuristic; None: only for games without their own
+    # ordering (measured on m,n,k-games, they undo a good game ordering: see benchmarks/)
+    killers: bool | None = None
+    history: bool | None = None
     pvs: bool = True  # principal-variation (null-window) search
     bounds: bool = True  # cut off on the game's proven value bounds (games declaring bounds)
 
@@ -61,14 +67,20 @@ class _Search:
     """One search's working state: counters, killers, history, the PV being built."""
 
     def __init__(self, game: Game, tt: TranspositionTable | None, options: Options,
-                 budget: Budget, trace: Trace | None, root_player: int) -> None:
+                 budget: Budget, trace: Trace | None, root_player: int,
+                 evaluate: Callable[[Any], float] | None = None) -> None:
         self.game = game
         self.tt = tt if options.table else None
         self.use_symmetry = options.symmetry and game.info.symmetry and self.tt is not None
         self.use_ordering = options.ordering
+        own_ordering = game.info.move_ordering
+        self.use_killers = options.ordering and (
+            not own_ordering if options.killers is None else options.killers)
+        self.use_history = options.ordering and (
+            not own_ordering if options.history is None else options.history)
         self.game_ordering = game.info.move_ordering
         self.use_pvs = options.pvs
-        self.heuristic = game.info.heuristic
+        self.evaluate = evaluate or (game.evaluate if game.info.heuristic else None)
         self.bounds = options.bounds and game.info.bounds
         self.budget = budget
         self.trace = trace
@@ -87,9 +99,12 @@ class _Search:
         if not self.use_ordering:
             return list(moves)
         history = self.history
-        ordered = sorted(moves, key=lambda m: -history.get(m, 0)) if history else list(moves)
-        # stable sort: ties keep the game's order; then killers and the table move in front
-        for move in (*self.killers.get(ply, ())[::-1], tt_move):
+        if self.use_history and history:
+            ordered = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep order
+        else:
+            ordered = list(moves)
+        killers = self.killers.get(ply, ()) if self.use_killers else ()
+        for move in (*killers[::-1], tt_move):  # the table's move, then killers, in front
             if move is not None and move in ordered:
                 ordered.remove(move)
                 ordered.insert(0, move)
@@ -131,9 +146,20 @@ class _Search:
             if trace:
                 self.leaf_event(state, ply, path, value, terminal=True)
             return value
+        if self.bounds:
+            low, high = game.value_bounds(state)
+            low, high = from_table(low, ply), from_table(high, ply)
+            if high <= alpha or low >= beta or low == high:
+                value = high if high <= alpha else low
+                if trace:
+                    self.trace(TraceEvent("value", ply, path,
+                                          game.to_move(state) == self.root_player, value,
+                                          bound=True))
+                return value
+
         if depth <= 0:
             self.horizon_leaves += 1
-            value = round(game.evaluate(state)) if self.heuristic else 0
+            value = round(self.evaluate(state)) if self.evaluate else 0
             if trace:
                 self.leaf_event(state, ply, path, value, terminal=False)
             return value
@@ -147,17 +173,6 @@ class _Search:
                 self.trace(TraceEvent("value", ply, path, game.to_move(state) == self.root_player,
                                       alpha, bound=True))
             return alpha
-
-        if self.bounds:
-            low, high = game.value_bounds(state)
-            low, high = from_table(low, ply), from_table(high, ply)
-            if high <= alpha or low >= beta or low == high:
-                value = high if high <= alpha else low
-                if trace:
-                    self.trace(TraceEvent("value", ply, path,
-                                          game.to_move(state) == self.root_player, value,
-                                          bound=True))
-                return value
 
         tt = self.tt
         tt_move = None
@@ -201,7 +216,7 @@ class _Search:
                     self.pv_table[ply] = (move, *self.pv_table.get(ply + 1, ()))
                     if alpha >= beta:
                         self.cutoffs += 1
-                        if self.use_ordering:
+                        if self.use_killers or self.use_history:
                             self.remember_cutoff(move, ply, depth)
                         if trace:
                             trace(TraceEvent("cutoff", ply, path,
@@ -267,9 +282,11 @@ class _Search:
 def alphabeta(game: Game, state: Any, *, depth: int | None = None,
               tt: TranspositionTable | None = None, limit: Limit | None = None,
               trace: Trace | None = None, analysis: bool = False,
-              options: Options = FULL) -> SearchResult:
+              options: Options = FULL,
+              evaluate: Callable[[Any], float] | None = None) -> SearchResult:
     """Alpha-beta search of ``state`` to ``depth`` plies (None: to the end of the game).
 
+    ``evaluate`` replaces the game's heuristic at the depth limit (side-to-move view).
     ``analysis=True`` gives every root move its exact value (``move_values``), at some cost.
     A ``limit`` with nodes or time makes this iterative deepening that returns the deepest
     completed result; ``limit.depth`` caps the depth.
@@ -280,7 +297,7 @@ def alphabeta(game: Game, state: Any, *, depth: int | None = None,
 
         capped = Limit(depth if depth is not None else limit.depth, limit.nodes, limit.time)
         results = iterate(game, state, limit=capped, tt=tt, trace=trace, analysis=analysis,
-                          options=options)
+                          options=options, evaluate=evaluate)
         last = None
         for last in results:  # noqa: B007 - the deepest completed result is kept
             pass
@@ -290,19 +307,20 @@ def alphabeta(game: Game, state: Any, *, depth: int | None = None,
     if limit is not None and limit.depth is not None:
         depth = limit.depth if depth is None else min(depth, limit.depth)
     return search_to_depth(game, state, depth, tt=tt, trace=trace, analysis=analysis,
-                           options=options, budget=Budget(None))
+                           options=options, budget=Budget(None), evaluate=evaluate)
 
 
 def search_to_depth(game: Game, state: Any, depth: int | None, *, tt: TranspositionTable | None,
                     trace: Trace | None, analysis: bool, options: Options,
-                    budget: Budget) -> SearchResult:
+                    budget: Budget, evaluate: Callable[[Any], float] | None = None,
+                    ) -> SearchResult:
     """One complete alpha-beta search to ``depth``; raises SearchAborted if the budget ends."""
     start = time.perf_counter()
     if options.table and tt is None:
         tt = TranspositionTable(DEFAULT_TABLE_SIZE)
     if tt is not None:
         tt.new_search()
-    search = _Search(game, tt, options, budget, trace, game.to_move(state))
+    search = _Search(game, tt, options, budget, trace, game.to_move(state), evaluate)
     full_depth = MAX_PLY if depth is None else depth
     if game.outcome(state) is not None or full_depth == 0:
         value = search.negamax(state, full_depth, 0, -INFINITY, INFINITY, ())
