@@ -28,7 +28,8 @@ REFERENCE = {
     "Test_L1_R1": (0.44, 3_296), "Test_L1_R2": (153.0, 1_187_923), "Test_L1_R3": (7000.0, None),
 }
 VARIANTS = {"mirror key": kernel.MIRROR_KEY, "ETC": kernel.ETC,
-            "depth-preferred": kernel.DEPTH_PREFERRED,
+            "depth-preferred": kernel.DEPTH_PREFERRED, "best move": kernel.BEST_MOVE,
+            "multiply hash": kernel.MULTIPLY_HASH,
             "mirror + ETC": kernel.MIRROR_KEY | kernel.ETC}
 
 

@@ -130,8 +130,13 @@ def test_a_node_limit_gives_up_cleanly_and_leaves_the_table_sound(game):
     assert solver.solve(easy).score == -1
 
 
-@pytest.mark.parametrize("flags", [1, 2, 4, 7])
+@pytest.mark.parametrize("flags", [1, 2, 4, 8, 16, 31])
 def test_every_variant_gives_the_same_scores(game, benchmark_set, flags):
-    solver = Solver(game, table_bits=18, flags=flags)
+    solver = Solver(game, table_bits=19, flags=flags)
     lines = random.Random(flags).sample(benchmark_set("Test_L2_R1"), 100)
     assert solve_set(game, solver, lines) == []
+
+
+def test_a_table_too_small_to_pin_down_keys_is_refused():
+    with pytest.raises(ValueError, match="table_bits"):
+        Solver(ConnectFour(), table_bits=18, flags=8)

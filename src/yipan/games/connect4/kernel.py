@@ -12,12 +12,17 @@ everything (few arguments keep numba's per-call cost down):
   a reset after a small search clears only those slots;
 - ``table`` (int64): the transposition table, one word a slot, 0 when empty::
 
-      bit 63      16 15     8 7       0
-      | key % 2**47 | moves   | value   |     slot = key % size (size a prime)
+      bit 63        19 18      14 13     8 7       0
+      | check         | best + 1 | moves   | value   |
 
-  The 47 low key bits and the slot index together identify the key exactly (Chinese
-  remainder theorem, size odd and > 2**16). ``value`` is an upper bound ``v`` stored as
-  ``v - MIN + 1`` or a lower bound stored as ``v + MAX - 2 * MIN + 2``, never 0;
+  By default ``slot = key % size`` (size a prime) and ``check = key % 2**45``: the two
+  together identify the key exactly (Chinese remainder theorem, size odd, and
+  ``size * 2**45`` above every key). With ``MULTIPLY_HASH``,
+  ``h = key * 0x9E3779B97F4A7C15 mod 2**64`` (a bijection), ``slot`` = the top ``bits``
+  bits of h and ``check = h % 2**45``: exact too (bits >= 19), and no division. ``best``
+  is the column that last cut off here (with ``BEST_MOVE``), ``moves`` the plies played.
+  ``value`` is an upper bound ``v`` stored as ``v - MIN + 1`` or a lower bound stored as
+  ``v + MAX - 2 * MIN + 2``, never 0;
 - ``frames`` (int64, one row per ply from the root): the stack of the search;
 - ``book`` (int64, 2 x n): an opening book, sorted mirror-folded keys over exact scores.
 
@@ -36,7 +41,7 @@ from numba import njit
 
 # ctx: constants and options
 C_WIDTH, C_HEIGHT, C_BOTTOM, C_BOARD, C_CELLS, C_MIN, C_MAX = 0, 1, 2, 3, 4, 5, 6
-C_FLAGS, C_BOOK_DEPTH, C_SIZE = 7, 8, 9
+C_FLAGS, C_BOOK_DEPTH, C_SIZE, C_SHIFT = 7, 8, 9, 14
 # ctx: counters
 C_NODES, C_LIMIT, C_ABORTED, C_LOGGED = 10, 11, 12, 13
 C_ORDER = 16  # width entries: the columns, centre first
@@ -54,10 +59,14 @@ FRAME_LEN = 40
 MIRROR_KEY = 1  # fold a position and its mirror image into one table entry
 ETC = 2  # enhanced transposition cut-off: probe the children before searching them
 DEPTH_PREFERRED = 4  # keep the entry nearer the root when two positions share a slot
+MULTIPLY_HASH = 8  # slot by multiplicative hashing instead of a division by a prime
+BEST_MOVE = 16  # remember the move that cut off, and try it first next time
 DEFAULT_FLAGS = 0
 
-KEY_BITS = 47
+KEY_BITS = 45
+CHECK_SHIFT = 19
 KEY_MASK = (1 << KEY_BITS) - 1
+GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit int
 NO_LIMIT = np.iinfo(np.int64).max
 UNKNOWN = -1000  # a score no position has
 SEARCH = 1 << 20  # "not decided yet: search the children"
@@ -130,28 +139,42 @@ def book_lookup(key: int, book: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def slot_and_check(key: int, ctx: np.ndarray) -> tuple[int, int]:
+    """Where ``key`` lives in the table, and the bits stored to recognise it."""
+    if ctx[C_FLAGS] & MULTIPLY_HASH:
+        hashed = key * GOLDEN
+        return (hashed >> ctx[C_SHIFT]) & ((1 << (64 - ctx[C_SHIFT])) - 1), hashed & KEY_MASK
+    return key % ctx[C_SIZE], key & KEY_MASK
+
+
+@njit(cache=True)
 def tt_get(key: int, ctx: np.ndarray, table: np.ndarray) -> int:
-    """The stored value byte for ``key`` (0: none)."""
-    entry = table[key % ctx[C_SIZE]]
-    if (entry >> 16) == (key & KEY_MASK):
-        return entry & 0xFF
+    """The stored entry for ``key`` (0: none); its value is ``entry & 0xFF``."""
+    index, check = slot_and_check(key, ctx)
+    entry = table[index]
+    if ((entry >> CHECK_SHIFT) & KEY_MASK) == check:
+        return entry
     return 0
 
 
 @njit(cache=True)
-def tt_put(key: int, value: int, moves: int, ctx: np.ndarray, table: np.ndarray) -> None:
-    index = key % ctx[C_SIZE]
+def tt_put(key: int, value: int, moves: int, best: int, ctx: np.ndarray,
+           table: np.ndarray) -> None:
+    """Store a bound; ``best`` is the cutting column + 1, or 0 to keep the one stored."""
+    index, partial = slot_and_check(key, ctx)
     entry = table[index]
-    partial = key & KEY_MASK
     if entry == 0:
         logged = ctx[C_LOGGED]
         if logged < LOG_CAPACITY:
             ctx[C_LOG + logged] = index
         ctx[C_LOGGED] = logged + 1
-    elif (ctx[C_FLAGS] & DEPTH_PREFERRED and ((entry >> 8) & 0xFF) < moves
-          and (entry >> 16) != partial):
-        return  # a position nearer the root guards a larger subtree: keep it
-    table[index] = (partial << 16) | (moves << 8) | value
+    else:
+        same = ((entry >> CHECK_SHIFT) & KEY_MASK) == partial
+        if ctx[C_FLAGS] & DEPTH_PREFERRED and not same and ((entry >> 8) & 0x3F) < moves:
+            return  # a position nearer the root guards a larger subtree: keep it
+        if best == 0 and same:
+            best = (entry >> 14) & 0x1F
+    table[index] = (partial << CHECK_SHIFT) | (best << 14) | (moves << 8) | value
 
 
 @njit(cache=True)
@@ -215,7 +238,8 @@ def enter(frames: np.ndarray, sp: int, moves: int, ctx: np.ndarray, table: np.nd
 
     min_score, max_score = ctx[C_MIN], ctx[C_MAX]
     key = table_key(current, mask, ctx)
-    stored = tt_get(key, ctx, table)
+    entry = tt_get(key, ctx, table)
+    stored = entry & 0xFF
     if stored != 0:
         if stored > max_score - min_score + 1:  # a lower bound
             low = stored + 2 * min_score - max_score - 2
@@ -252,11 +276,24 @@ def enter(frames: np.ndarray, sp: int, moves: int, ctx: np.ndarray, table: np.nd
             frames[sp, F_SCORES + pos] = score
             count += 1
 
+    best = (entry >> 14) & 0x1F
+    if best and ctx[C_FLAGS] & BEST_MOVE:
+        # the move that cut off here before goes last (it is searched first)
+        wanted = column << ((best - 1) * step)
+        for i in range(count - 1):
+            if frames[sp, F_MOVES + i] & wanted:
+                move = frames[sp, F_MOVES + i]
+                for j in range(i, count - 1):
+                    frames[sp, F_MOVES + j] = frames[sp, F_MOVES + j + 1]
+                frames[sp, F_MOVES + count - 1] = move
+                break
+
     if ctx[C_FLAGS] & ETC:
         # a child whose stored upper bound u gives us -u >= beta cuts at once
         opponent = current ^ mask
         for i in range(count):
-            child = tt_get(table_key(opponent, mask | frames[sp, F_MOVES + i], ctx), ctx, table)
+            child = tt_get(table_key(opponent, mask | frames[sp, F_MOVES + i], ctx), ctx,
+                           table) & 0xFF
             if child != 0 and child <= max_score - min_score + 1:
                 bound = -(child + min_score - 1)
                 if bound >= beta:
@@ -299,7 +336,7 @@ def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, ctx: np.
                 value = enter(frames, sp, moves + sp, ctx, table, book)
                 continue
             value = frames[sp, F_ALPHA]  # every child searched: an upper bound
-            tt_put(frames[sp, F_KEY], value - min_score + 1, moves + sp, ctx, table)
+            tt_put(frames[sp, F_KEY], value - min_score + 1, moves + sp, 0, ctx, table)
         # ``value`` is the finished value of the node at ``sp``: hand it to the parent
         if ctx[C_ABORTED]:
             return 0
@@ -308,8 +345,10 @@ def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, ctx: np.
         sp -= 1
         score = -value
         if score >= frames[sp, F_BETA]:
+            cut = frames[sp, F_MOVES + frames[sp, F_NEXT] + 1]
+            column = popcount(cut - 1) // (ctx[C_HEIGHT] + 1)
             tt_put(frames[sp, F_KEY], score + max_score - 2 * min_score + 2, moves + sp,
-                   ctx, table)
+                   column + 1, ctx, table)
             value = score
             continue
         if score > frames[sp, F_ALPHA]:
@@ -359,6 +398,8 @@ def solve(current: int, mask: int, moves: int, weak: bool, ctx: np.ndarray, tabl
             high = result
         else:
             low = result
+    if weak:  # a fail-soft bound may overshoot the [-1, 1] window: keep the sign
+        return 1 if low > 0 else -1 if low < 0 else 0
     return low
 
 

@@ -52,6 +52,12 @@ class Solver:
                  flags: int = kernel.DEFAULT_FLAGS, book: object | None = None) -> None:
         self.game = game or ConnectFour()
         g = self.game.geometry
+        if not 16 <= table_bits <= 30:
+            raise ValueError(f"table_bits must be 16..30, not {table_bits}")
+        key_bits = g.width * (g.height + 1)
+        low = 19 if flags & kernel.MULTIPLY_HASH else key_bits - kernel.KEY_BITS
+        if table_bits < low:  # the stored check bits and the slot must pin the key down
+            raise ValueError(f"table_bits must be at least {low} for this board and options")
         size = _prime_at_least(1 << table_bits)
         cells = self.game.cells
         min_score = -(cells // 2) + 3
@@ -64,6 +70,7 @@ class Solver:
                   kernel.C_BOOK_DEPTH, kernel.C_SIZE, kernel.C_LIMIT]] = [
             g.width, g.height, g.bottom, g.board, cells, min_score, max_score, flags, -1, size,
             kernel.NO_LIMIT]
+        self.ctx[kernel.C_SHIFT] = 64 - table_bits
         self.ctx[kernel.C_ORDER:kernel.C_ORDER + g.width] = self.game.center_order
         self.table = np.zeros(size, np.int64)
         self.table.fill(0)  # touch every page now, not one page fault per slot mid-search
