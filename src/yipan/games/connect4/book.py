@@ -82,6 +82,7 @@ def atomic_write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(handle, 0o644)  # a book is shared data, not a secret (mkstemp gives 0600)
         with os.fdopen(handle, "wb") as out:
             out.write(data)
             out.flush()
