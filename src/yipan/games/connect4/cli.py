@@ -19,6 +19,8 @@ from ...cli.common import moves_from_args, print_json
 from ...core import IllegalMoveError, InvalidMoveError, YipanError, replay
 from .rules import ConnectFour, Position
 
+PV_NODES = 2_000_000  # per step of the main line; beyond, the line printed stops early
+
 
 def extend_parser(command: str, parser: argparse.ArgumentParser) -> None:
     if command == "solve":
@@ -68,6 +70,7 @@ def solve_one(game: ConnectFour, args: argparse.Namespace) -> int:
     moves = moves_from_args(game, args.moves)
     position = _position(game, moves)
     solver = _solver(game, not args.no_book)
+    solver.warm_up()
     solved = solver.solve(position, weak=args.weak)
     assert solved.score is not None
     if args.json:
@@ -156,8 +159,10 @@ def analyze(game: ConnectFour, args: argparse.Namespace) -> int | None:
     scores = solver.analyze(position)
     best_score = max(s for s in scores.values() if s is not None)
     best = [c for c in game.order_moves(position, list(scores)) if scores[c] == best_score]
-    line = [best[0], *solver.principal_variation(game.play(position, best[0]), -best_score)] \
-        if not game.is_winning_move(position, best[0]) else [best[0]]
+    line = [best[0]]
+    if not game.is_winning_move(position, best[0]):
+        line += solver.principal_variation(game.play(position, best[0]), -best_score,
+                                           node_limit=PV_NODES)
     seconds = time.perf_counter() - start
     nodes = solver.total_nodes
     fmt = game.format_move

@@ -156,8 +156,10 @@ class Solver:
         return {col: self.child_score(position, col, node_limit)
                 for col in self.game.legal_moves(position)}
 
-    def achieves(self, position: Position, col: int, target: int) -> bool:
-        """Whether ``col`` scores at least ``target`` (one null-window search)."""
+    def achieves(self, position: Position, col: int, target: int,
+                 node_limit: int | None = None) -> bool | None:
+        """Whether ``col`` scores at least ``target`` (one null-window search); None when
+        the node limit ran out first."""
         game = self.game
         if game.is_winning_move(position, col):
             return (game.cells + 1 - position.moves) // 2 >= target
@@ -167,11 +169,17 @@ class Solver:
         if kernel.can_win_next(child.current, child.mask, game.geometry.bottom,
                                game.geometry.board, game.height):
             return -((game.cells - child.moves + 1) // 2) >= target
-        self.ctx[kernel.C_ABORTED] = 0
-        self.ctx[kernel.C_NODES] = 0
+        ctx = self.ctx
+        ctx[kernel.C_ABORTED] = 0
+        ctx[kernel.C_NODES] = 0
+        ctx[kernel.C_LIMIT] = kernel.NO_LIMIT if node_limit is None else node_limit
         value = kernel.negamax(child.current, child.mask, child.moves, -target, -target + 1,
                                *self._args())
+        ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
         self.total_nodes += self.nodes
+        if ctx[kernel.C_ABORTED]:
+            self.reset()
+            return None
         return -value >= target
 
     def best_moves(self, position: Position, score: int) -> list[int]:
@@ -179,16 +187,28 @@ class Solver:
         legal = self.game.order_moves(position, self.game.legal_moves(position))
         return [col for col in legal if self.achieves(position, col, score)]
 
-    def principal_variation(self, position: Position, score: int | None = None) -> list[int]:
-        """The best line from ``position`` to the end (each step keeps the exact score)."""
+    def principal_variation(self, position: Position, score: int | None = None, *,
+                            node_limit: int | None = None) -> list[int]:
+        """The best line from ``position`` to the end (each step keeps the exact score).
+
+        With ``node_limit`` (per null-window test), the line stops early where a step
+        cannot be proved within it.
+        """
         game = self.game
         if score is None:
             score = self.solve(position).score
         line: list[int] = []
         while game.outcome(position) is None:
             assert score is not None
-            col = next(c for c in game.order_moves(position, game.legal_moves(position))
-                       if self.achieves(position, c, score))
+            col = None
+            for candidate in game.order_moves(position, game.legal_moves(position)):
+                keeps = self.achieves(position, candidate, score, node_limit)
+                if keeps is None:
+                    return line  # out of nodes: the line so far is proved
+                if keeps:
+                    col = candidate
+                    break
+            assert col is not None, "no move keeps the proved score"
             line.append(col)
             won = game.is_winning_move(position, col)
             position = game.play(position, col)
