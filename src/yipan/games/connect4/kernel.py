@@ -58,6 +58,7 @@ FRAME_LEN = 40
 # option flags (ctx[C_FLAGS])
 MIRROR_KEY = 1  # fold a position and its mirror image into one table entry
 ETC = 2  # enhanced transposition cut-off: probe the children before searching them
+ETC_MIN_EMPTY = 16  # ... where enough cells are empty for a saved subtree to pay the probes
 DEPTH_PREFERRED = 4  # keep the entry nearer the root when two positions share a slot
 MULTIPLY_HASH = 8  # slot by multiplicative hashing instead of a division by a prime
 BEST_MOVE = 16  # remember the move that cut off, and try it first next time
@@ -288,7 +289,7 @@ def enter(frames: np.ndarray, sp: int, moves: int, ctx: np.ndarray, table: np.nd
                 frames[sp, F_MOVES + count - 1] = move
                 break
 
-    if ctx[C_FLAGS] & ETC:
+    if ctx[C_FLAGS] & ETC and cells - moves >= ETC_MIN_EMPTY:
         # a child whose stored upper bound u gives us -u >= beta cuts at once
         opponent = current ^ mask
         for i in range(count):
