@@ -104,3 +104,15 @@ def test_book_build_writes_a_verified_book(capsys, tmp_path):
     assert status == 0 and "positions up to ply 2" in out
     book = read_book(path)
     assert (book.width, book.height, book.depth) == (5, 4, 2)
+
+
+def test_book_build_for_another_game_uses_the_generic_builder(capsys, tmp_path):
+    path = tmp_path / "ttt.book"
+    status, out, _ = run(capsys, "book", "build", "tictactoe", "--depth", "2",
+                         "--output", str(path))
+    assert status == 0 and path.read_text().startswith("yipan-book 1")
+
+
+def test_book_build_rejects_a_negative_depth(capsys):
+    status, _, err = run(capsys, "book", "build", "connect4", "--depth", "-1")
+    assert status == 2 and "--depth" in err
