@@ -1,4 +1,4 @@
-"""The errors yipan raises. Each is a ValueError or LookupError a front end can print as one line."""
+"""The errors yipan raises: each prints as one line, and is a ValueError or LookupError."""
 
 from __future__ import annotations
 

@@ -19,6 +19,8 @@ from typing import Any, Generic, TypeVar
 
 from .errors import CapabilityError, IllegalMoveError, InvalidMoveError
 
+WIN = 1_000_000  # re-exported by results; here for value_bounds' default
+
 CHANCE = -1
 """``to_move(s)`` returns this at a chance node; ``chance_outcomes(s)`` then lists the draws."""
 
@@ -56,6 +58,7 @@ class GameInfo:
     heuristic: bool = False  # provides evaluate(s)
     move_ordering: bool = False  # provides order_moves(s, moves)
     symmetry: bool = False  # provides canonical(s) and symmetries(s)
+    bounds: bool = False  # provides value_bounds(s): what the side to move can still achieve
     grid: tuple[int, int] | None = None  # (rows, cols) when the board is a grid of cells
     max_moves: int | None = None  # an upper bound on a game's length, when one is known
 
@@ -71,6 +74,7 @@ class Game(ABC, Generic[State, Move]):
     """
 
     info: GameInfo
+    player_names: tuple[str, str] = ("first player", "second player")
 
     # -- required -------------------------------------------------------------------------
     @abstractmethod
@@ -143,9 +147,18 @@ class Game(ABC, Generic[State, Move]):
         """The moves, most promising first (declare ``info.move_ordering``)."""
         return moves
 
-    def canonical(self, state: State) -> State:
-        """One representative of the state's symmetry class (declare ``info.symmetry``)."""
+    def canonical(self, state: State) -> Hashable:
+        """A key shared by exactly the states symmetric to ``state`` (declare ``info.symmetry``).
+
+        Searches use it as the table key, so symmetric positions are searched once.
+        """
         return state
+
+    def value_bounds(self, state: State) -> tuple[float, float]:
+        """Proven bounds ``(low, high)`` on the value for the side to move (declare
+        ``info.bounds``): e.g. ``high = 0`` once the side to move can no longer win, and
+        ``(0, 0)`` for a position that can only end in a draw. Searches cut off on them."""
+        return (-WIN, WIN)
 
     def symmetries(self, state: State) -> Sequence[State]:
         """Every image of the state under the board's symmetries, itself included."""

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .game import Game
+from .game import WIN, Game
 
-WIN = 1_000_000
 MAX_PLY = 10_000
 HEURISTIC_LIMIT = WIN - MAX_PLY
 INFINITY = math.inf
@@ -50,7 +49,7 @@ def describe_value(value: float, exact: bool = True) -> str:
 
 
 def terminal_value(game: Game, state: Any, ply: int) -> int:
-    """The value of a finished game for the side to move at ``state``, ``ply`` plies from the root."""
+    """The value of a finished game for the side to move at ``state``, ``ply`` from the root."""
     outcome = game.outcome(state)
     assert outcome is not None
     if outcome.winner is None:
@@ -122,7 +121,7 @@ class SearchResult:
 class Budget:
     """A running Limit: counts nodes and checks the clock every so often (cheaply)."""
 
-    __slots__ = ("max_nodes", "deadline", "nodes", "_next_check")
+    __slots__ = ("max_nodes", "deadline", "nodes", "limited", "_next_check")
 
     CHECK_EVERY = 1024
 
@@ -131,6 +130,7 @@ class Budget:
         self.max_nodes = limit.nodes if limit and limit.nodes is not None else None
         self.deadline = start + limit.time if limit and limit.time is not None else None
         self.nodes = 0
+        self.limited = self.max_nodes is not None or self.deadline is not None
         self._next_check = self.CHECK_EVERY
 
     def exhausted(self) -> bool:

@@ -22,6 +22,7 @@ register_game(GameSpec(
         GameOption("size", _size, "3x3", "board size, rows x columns (e.g. 4x4)"),
         GameOption("k", int, None, "stones in a row to win (default: the shorter side)"),
     ),
+    ai="yipan.games.tictactoe:make_ai",
     aliases=("mnk",),
 ))
 

@@ -18,12 +18,15 @@ and on the command line a square number ``1``..``m*n`` in reading order is accep
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from importlib import resources
+from typing import Any, NamedTuple
 
 from ..core import (
     DRAW,
+    WIN,
     Game,
     GameInfo,
     GameOptionError,
@@ -56,6 +59,8 @@ def parse_size(text: str) -> tuple[int, int]:
 class TicTacToe(Game[Board, int]):
     """The m,n,k-game: players alternately place a stone; k in a row (any direction) wins."""
 
+    player_names = ("X", "O")
+
     def __init__(self, size: str | tuple[int, int] = "3x3", k: int | None = None) -> None:
         rows, cols = parse_size(size) if isinstance(size, str) else size
         if not (1 <= rows <= 26 and 1 <= cols <= 26):
@@ -71,14 +76,20 @@ class TicTacToe(Game[Board, int]):
         self.lines = self._lines()
         self.lines_through = {bit: [ln for ln in self.lines if ln >> bit & 1] for bit in self.cells}
         self._center_order = sorted(self.cells, key=self._distance_from_center)
-        self._symmetry_tables = self._build_symmetry_tables()
-        self._canonical_cache: dict[Board, Board] = {}
+        self._symmetry_tables = self._build_symmetry_tables(self.rows * self.stride, 0)
+        # tables over both boards in one integer, for canonical keys
+        self.shift = self.rows * self.stride
+        self._key_tables = self._build_symmetry_tables(2 * self.shift, self.shift)
+        self._canonical_cache: dict[int, int] = {}
+        self._outcome_cache: dict[Board, Outcome | None] = {}
+        self._rank = {bit: i for i, bit in enumerate(self._center_order)}
         self.info = GameInfo(
             name="tictactoe",
             title="Tic-tac-toe" if (rows, cols, k) == (3, 3, 3) else f"{rows},{cols},{k}-game",
             heuristic=True,
             move_ordering=True,
             symmetry=True,
+            bounds=True,
             grid=(rows, cols),
             max_moves=rows * cols,
         )
@@ -138,10 +149,23 @@ class TicTacToe(Game[Board, int]):
         return False
 
     def outcome(self, state: Board) -> Outcome | None:
+        try:
+            return self._outcome_cache[state]
+        except KeyError:
+            pass
+        result = self._outcome(state)
+        if len(self._outcome_cache) >= 1 << 20:
+            self._outcome_cache.clear()  # a bounded cache of a pure function
+        self._outcome_cache[state] = result
+        return result
+
+    def _outcome(self, state: Board) -> Outcome | None:
         first, second = state
-        if self.has_line(first):
-            return Outcome(0)
-        if self.has_line(second):
+        # only the player who moved last can have just made a line
+        if first.bit_count() > second.bit_count():
+            if self.has_line(first):
+                return Outcome(0)
+        elif self.has_line(second):
             return Outcome(1)
         if first | second == self.full:
             return DRAW
@@ -220,16 +244,16 @@ class TicTacToe(Game[Board, int]):
     def evaluate(self, state: Board) -> float:
         """Open lines for each side, as the seed's ``count_potential_lines``, weighted.
 
-        A line still open for one side (no enemy stone in it) is worth ``4**stones`` to
+        A line with stones of one side only is worth ``4**stones`` to
         that side; the value is mine minus theirs, for the side to move.
         """
         first, second = state
         score = 0
         for line in self.lines:
             a, b = first & line, second & line
-            if not b:
+            if a and not b:
                 score += 4 ** a.bit_count()
-            elif not a:
+            elif b and not a:
                 score -= 4 ** b.bit_count()
         return score if self.to_move(state) == 0 else -score
 
@@ -250,24 +274,27 @@ class TicTacToe(Game[Board, int]):
         mine, theirs = (first, second) if self.to_move(state) == 0 else (second, first)
         wins = self.winning_cells(mine, theirs)
         blocks = self.winning_cells(theirs, mine)
-        rank = {bit: i for i, bit in enumerate(self._center_order)}
+        rank = self._rank
         return sorted(moves, key=lambda m: (not wins >> m & 1, not blocks >> m & 1, rank[m]))
 
     # -- symmetry ------------------------------------------------------------------------------
-    def _build_symmetry_tables(self) -> list[list[list[int]]]:
-        """For each board symmetry, per-byte lookup tables mapping bits to their images."""
+    def _build_symmetry_tables(self, n_bits: int, second_offset: int) -> list[list[list[int]]]:
+        """For each board symmetry, per-byte lookup tables mapping bits to their images
+        (with ``second_offset``, a second board above the first is mapped the same way)."""
         rows, cols = self.rows, self.cols
         maps = [lambda r, c: (r, c), lambda r, c: (r, cols - 1 - c),
                 lambda r, c: (rows - 1 - r, c), lambda r, c: (rows - 1 - r, cols - 1 - c)]
         if rows == cols:
             maps += [lambda r, c: (c, r), lambda r, c: (cols - 1 - c, r),
                      lambda r, c: (c, rows - 1 - r), lambda r, c: (cols - 1 - c, rows - 1 - r)]
-        n_chunks = (rows * self.stride + 7) // 8
+        n_chunks = (n_bits + 7) // 8
         tables = []
         for mapping in maps:
             image = {}
             for bit in self.cells:
                 image[bit] = self.bit(*mapping(*self.coordinates(bit)))
+                if second_offset:
+                    image[bit + second_offset] = image[bit] + second_offset
             chunks = []
             for chunk in range(n_chunks):
                 table = [0] * 256
@@ -292,12 +319,58 @@ class TicTacToe(Game[Board, int]):
         return [Board(self._transform(t, state.first), self._transform(t, state.second))
                 for t in self._symmetry_tables]
 
-    def canonical(self, state: Board) -> Board:
-        cached = self._canonical_cache.get(state)
+    def canonical(self, state: Board) -> int:
+        """The least image of ``first | second << shift`` under the board's symmetries."""
+        key = state.first | state.second << self.shift
+        cached = self._canonical_cache.get(key)
         if cached is None:
-            cached = min(self.symmetries(state))
+            cached = min(self._transform(t, key) for t in self._key_tables)
             if len(self._canonical_cache) >= 1 << 20:
                 self._canonical_cache.clear()  # a cache, bounded; clearing only costs time
-            self._canonical_cache[state] = cached
+            self._canonical_cache[key] = cached
         return cached
 
+    def value_bounds(self, state: Board) -> tuple[int, int]:
+        """What the side to move can still achieve, from the lines alone (node-relative values).
+
+        - it can complete a line now: a win on the next ply, exactly ``WIN - 1``;
+        - else the opponent has two different cells that complete a line: only one can be
+          blocked, so a loss two plies on, exactly ``-(WIN - 2)``;
+        - else a side with no open line (one free of enemy stones) can no longer win: the
+          side to move's best is then a draw (high 0), the opponent's likewise (low 0).
+        """
+        first, second = state
+        mine, theirs = (first, second) if first.bit_count() == second.bit_count() \
+            else (second, first)
+        need = self.k - 1
+        i_can_win = they_can_win = False
+        their_wins = 0
+        for line in self.lines:
+            if not line & theirs:
+                if (line & mine).bit_count() == need:
+                    return (WIN - 1, WIN - 1)
+                i_can_win = True
+            elif not line & mine:
+                they_can_win = True
+                if (line & theirs).bit_count() == need:
+                    their_wins |= line & ~theirs
+        if their_wins & (their_wins - 1):  # two cells or more
+            return (-(WIN - 2), -(WIN - 2))
+        return (-(WIN - 2) if they_can_win else 0, WIN - 3 if i_can_win else 0)
+
+
+BOOK_3X3 = "tictactoe-3x3.book"
+
+
+def make_ai(game: TicTacToe, level: str, rng: random.Random, time: float | None) -> Any:
+    """The tic-tac-toe AI: on 3x3 at the perfect level, the shipped book (every position,
+    solved) with search behind it; elsewhere the generic search player."""
+    from ..books import BookPlayer, load_book
+    from ..players import SearchPlayer
+
+    search = SearchPlayer(level, rng, time)
+    if level != "perfect" or (game.rows, game.cols, game.k) != (3, 3, 3):
+        return search
+    with resources.as_file(resources.files("yipan.data") / BOOK_3X3) as path:
+        book = load_book(path, game)
+    return BookPlayer(book, search, rng)

@@ -15,20 +15,22 @@ from dataclasses import replace
 from typing import Any
 
 from ..core import MAX_PLY, Budget, Game, Limit, SearchAborted, SearchResult, require
-from .alphabeta import Options, search_to_depth
+from .alphabeta import DEFAULT_TABLE_SIZE, FULL, Options, search_to_depth
 from .trace import Trace
 from .tt import TranspositionTable
 
+NO_LIMIT = Limit()
 
-def iterate(game: Game, state: Any, *, limit: Limit = Limit(),
+
+def iterate(game: Game, state: Any, *, limit: Limit = NO_LIMIT,
             tt: TranspositionTable | None = None, trace: Trace | None = None,
-            analysis: bool = False, options: Options = Options()) -> Iterator[SearchResult]:
+            analysis: bool = False, options: Options = FULL) -> Iterator[SearchResult]:
     """Yield a SearchResult for each depth completed within ``limit``."""
     require(game, two_player_zero_sum=True, no_chance=True, algorithm="iterative deepening")
     start = time.perf_counter()
     budget = Budget(limit, start)
     if tt is None and options.table:
-        tt = TranspositionTable()
+        tt = TranspositionTable(DEFAULT_TABLE_SIZE)
     max_depth = MAX_PLY if limit.depth is None else limit.depth
     nodes = tt_hits = cutoffs = 0
     for depth in range(1, max_depth + 1):

@@ -6,10 +6,13 @@ for leaves), and when a cut-off prunes the rest of its moves (``"cutoff"``). ``T
 writes the indented tree of the seed's debug log, down to a depth bound::
 
     MAX d0 []
-      MIN d1 [a1]
-        MAX d2 [a1 b1]  terminal: win in 3 -> -999997
-      ...
-      cut-off at [a1 b2] after c3: 5 >= beta 3
+      MIN d1 [a3]
+        MAX d2 [a3 c3]  terminal: loss in 2 for the side to move -999998
+        cut-off at [a3]: +999998 >= beta +999998, 2 move(s) pruned
+      = -999998 [a3]
+    = -999998 []
+
+Scores are shown from MAX's side (the root's side to move), as in the seed's log.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ class TraceEvent:
     beta: float | None = None
     terminal: bool = False
     horizon: bool = False
+    table: bool = False  # the value came from the transposition table
+    bound: bool = False  # the window was already decided (mate-distance pruning)
     pruned: int = 0  # moves left unsearched by a cut-off
 
 
@@ -47,6 +52,7 @@ class TracePrinter:
         self.max_depth = max_depth
         self.out = out or sys.stdout
         self.events = 0
+        self.pending: TraceEvent | None = None
 
     def _path(self, path: tuple) -> str:
         return "[" + " ".join(self.game.format_move(m) for m in path) + "]"
@@ -55,21 +61,42 @@ class TracePrinter:
         self.events += 1
         if event.ply > self.max_depth:
             return
-        indent = "  " * event.ply
-        side = "MAX" if event.maximizing else "MIN"
-        where = f"{side} d{event.ply} {self._path(event.path)}"
         if event.kind == "node":
-            return
-        if event.kind == "value":
-            if event.terminal:
-                note = f"terminal: {describe_value(event.value)}"
-            elif event.horizon:
-                note = f"horizon: heuristic {event.value:+g}"
-            else:
-                note = f"value {event.value:+g}"
-            # the seed prints scores from MAX's point of view: flip MIN nodes' negamax values
-            root_view = event.value if event.maximizing else -event.value
-            print(f"{indent}{where}  {note}  (MAX sees {root_view:+g})", file=self.out)
+            self._flush()
+            self.pending = event
+        elif event.kind == "value":
+            self._value(event)
         elif event.kind == "cutoff":
-            print(f"{indent}  cut-off at {self._path(event.path)}: {event.value:+g} >= beta "
+            self._flush()
+            indent = "  " * (event.ply + 1)
+            print(f"{indent}cut-off at {self._path(event.path)}: {event.value:+g} >= beta "
                   f"{event.beta:+g}, {event.pruned} move(s) pruned", file=self.out)
+
+    def _line(self, event: TraceEvent) -> str:
+        side = "MAX" if event.maximizing else "MIN"
+        return f"{'  ' * event.ply}{side} d{event.ply} {self._path(event.path)}"
+
+    def _flush(self) -> None:
+        if self.pending is not None:
+            print(self._line(self.pending), file=self.out)
+            self.pending = None
+
+    def _value(self, event: TraceEvent) -> None:
+        # the seed prints scores from MAX's point of view: flip MIN nodes' negamax values
+        root_view = event.value if event.maximizing else -event.value
+        if event.terminal:
+            note = f"terminal: {describe_value(event.value)} for the side to move"
+        elif event.horizon:
+            note = "horizon: heuristic"
+        elif event.table:
+            note = "from the table"
+        elif event.bound:
+            note = "bound"
+        else:
+            note = "value"
+        if self.pending is not None and self.pending.path == event.path:
+            self.pending = None
+            print(f"{self._line(event)}  {note} {root_view:+g}", file=self.out)
+        else:
+            self._flush()
+            print(f"{'  ' * event.ply}= {root_view:+g} {self._path(event.path)}", file=self.out)

@@ -42,10 +42,12 @@ class TranspositionTable:
 
     __slots__ = ("capacity", "slots", "generation", "stores", "replaced")
 
-    def __init__(self, capacity: int = 1 << 20) -> None:
+    def __init__(self, capacity: int = 1_000_003) -> None:
         if capacity < 1:
             raise ValueError("a transposition table needs at least one slot")
-        self.capacity = capacity
+        # a prime number of slots: keys that are plain integers (bitboards) hash to themselves,
+        # and a power of two would index them by their low bits only
+        self.capacity = _next_prime(capacity)
         self.slots: list[Any] = [None] * capacity
         self.generation = 0
         self.stores = 0
@@ -57,6 +59,7 @@ class TranspositionTable:
 
     def clear(self) -> None:
         self.slots = [None] * self.capacity
+        self.generation = 0
 
     def get(self, key: Hashable) -> tuple | None:
         entry = self.slots[hash(key) % self.capacity]
@@ -76,3 +79,11 @@ class TranspositionTable:
 
     def __len__(self) -> int:
         return sum(entry is not None for entry in self.slots)
+
+
+def _next_prime(n: int) -> int:
+    """The least prime >= n (trial division: called once per table)."""
+    candidate = max(2, n)
+    while any(candidate % d == 0 for d in range(2, int(candidate ** 0.5) + 1)):
+        candidate += 1
+    return candidate

@@ -1,0 +1,1 @@
+"""The ``yipan`` command line: a thin front end over the library."""

@@ -1,0 +1,87 @@
+"""What the commands share: errors, game options on the command line, JSON output, hooks."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from ..core import Game, GameSpec, YipanError, game_spec, get_game
+
+
+class UsageError(YipanError, ValueError):
+    """Bad command-line arguments (printed as one line, exit status 2)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def game_parser(command: str, spec: GameSpec, help_text: str) -> Parser:
+    """A parser for ``yipan COMMAND GAME ...`` with the game's own options added."""
+    parser = Parser(prog=f"yipan {command} {spec.name}", description=help_text)
+    for option in spec.options:
+        if option.positional:
+            parser.add_argument(option.name, nargs="*", default=None, help=option.help)
+        else:
+            flag = "--" + option.name.replace("_", "-")
+            parser.add_argument(flag, dest=option.name, default=None, help=option.help,
+                                choices=option.choices)
+    return parser
+
+
+def game_from_args(spec: GameSpec, args: argparse.Namespace, name: str | None = None) -> Game:
+    raw = {option.name: getattr(args, option.name) for option in spec.options
+           if getattr(args, option.name, None) not in (None, [])}
+    return get_game(name or spec.name, **raw)
+
+
+def cli_hook(spec: GameSpec) -> Any | None:
+    """The game's command-line hook module (``GameSpec.cli``), if it has one."""
+    return importlib.import_module(spec.cli) if spec.cli else None
+
+
+def parse_game_command(command: str, argv: Sequence[str], help_text: str,
+                       add_arguments: Any) -> tuple[GameSpec, argparse.Namespace, Any]:
+    """Second stage of ``yipan COMMAND GAME ARGS``: the game's options, the command's own
+    arguments (``add_arguments(parser)``), and the game's hook's extra arguments."""
+    if not argv or argv[0].startswith("-"):
+        if argv and argv[0] in ("-h", "--help"):
+            raise UsageError(f"usage: yipan {command} GAME [options]; games: "
+                             f"{', '.join(_names())}")
+        raise UsageError(f"yipan {command}: name a game ({', '.join(_names())})")
+    name = argv[0]
+    spec = game_spec(name)
+    parser = game_parser(command, spec, help_text)
+    add_arguments(parser)
+    hook = cli_hook(spec)
+    if hook is not None and hasattr(hook, "extend_parser"):
+        hook.extend_parser(command, parser)
+    args = parser.parse_args(list(argv[1:]))
+    args.game_name = name
+    return spec, args, hook
+
+
+def _names() -> list[str]:
+    from ..core import list_games
+
+    return list_games()
+
+
+def print_json(data: dict[str, Any]) -> None:
+    json.dump(data, sys.stdout, separators=(", ", ": "))
+    sys.stdout.write("\n")
+
+
+def moves_from_args(game: Game, texts: Sequence[str]) -> list[str]:
+    """Move texts from command-line words, each word split the game's way (``4453``)."""
+    moves: list[str] = []
+    for text in texts:
+        moves.extend(game.split_moves(text))
+    return moves

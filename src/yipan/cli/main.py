@@ -1,0 +1,55 @@
+"""``yipan``: the entry point. Each top-level command is a module in COMMAND_MODULES with
+``register(subparsers)``; errors the library raises on purpose become one line and exit 2."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from ..core import YipanError
+from .common import Parser
+
+COMMAND_MODULES = (
+    "yipan.cli.games",
+    "yipan.cli.play",
+    "yipan.cli.analyze",
+    "yipan.cli.solve",
+)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="yipan", description="Play, solve and explain strategy games.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        return int(args.func(args) or 0)
+    except YipanError as error:
+        print(f"yipan: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # output piped into a pager or head that closed early
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
+        return 0
+    except OSError as error:  # a file that cannot be read or written
+        print(f"yipan: error: {error.strerror or error}: {error.filename or ''}".rstrip(": "),
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

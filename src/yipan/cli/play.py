@@ -1,0 +1,121 @@
+"""``yipan play GAME``: a human against the AI in the terminal.
+
+The loop reads a move (in the game's notation), or ``help``, ``undo``, ``quit``; nonsense or an
+illegal move re-prompts with the reason; end of input or Ctrl-C ends the game cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from ..core import CHANCE, Game, describe_value
+from ..players import HumanPlayer, Player, QuitRequested, UndoRequested, make_ai
+from .common import game_from_args, parse_game_command
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play", help="play a game against the AI", add_help=False,
+        description="yipan play GAME [game options] [--first human|ai] [--level L]")
+    parser.add_argument("argv", nargs=argparse.REMAINDER)
+    parser.set_defaults(func=run)
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--first", choices=("human", "ai"), default="human",
+                        help="who moves first (default: human)")
+    parser.add_argument("--level", default="perfect",
+                        help="the AI's strength: perfect, medium, easy (default: perfect)")
+    parser.add_argument("--time", type=float, default=None,
+                        help="seconds the AI may think per move (games too large to solve)")
+    parser.add_argument("--seed", type=int, default=None, help="seed the AI's choices")
+
+
+def run(args: argparse.Namespace) -> int:
+    spec, args, hook = parse_game_command("play", args.argv, "Play against the AI.",
+                                          add_play_arguments)
+    game = game_from_args(spec, args, args.game_name)
+    if hook is not None and hasattr(hook, "run"):
+        status = hook.run("play", args, game)
+        if status is not None:
+            return status
+    rng = random.Random(args.seed)
+    ai = make_ai(game, args.level, rng, args.time)
+    human = 0 if args.first == "human" else 1
+    return play_interactive(game, ai, human_side=human, rng=rng)
+
+
+def play_interactive(game: Game, ai: Player, *, human_side: int = 0,
+                     rng: random.Random | None = None, read: Callable[[str], str] = input,
+                     out: TextIO | None = None, state: Any = None) -> int:
+    """Run a human-vs-AI game on the terminal; returns the exit status (0)."""
+    out = out or sys.stdout
+    rng = rng or random.Random()
+
+    def say(text: str = "") -> None:
+        print(text, file=out, flush=True)
+
+    human = HumanPlayer(read, say)
+    history = [game.initial_state() if state is None else state]
+    names = game.player_names
+    say(f"{game.info.title}: you are {names[human_side]}, the AI is {names[1 - human_side]}.")
+    say("Type 'help' for help.")
+    say()
+    say(game.render(history[0]))
+    while (outcome := game.outcome(history[-1])) is None:
+        current = history[-1]
+        mover = game.to_move(current)
+        if mover == CHANCE:
+            outcomes = game.chance_outcomes(current)
+            draw = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            history.append(game.play(current, draw))
+            continue
+        if mover != human_side:
+            say("thinking...")
+            choice = ai.choose(game, current)
+            history.append(game.play_checked(current, choice.move))
+            note = ""
+            if choice.result is not None:
+                value = choice.result.move_values.get(choice.move, choice.result.value)
+                note = f" ({describe_value(value, choice.result.exact)} for the AI)"
+            say(f"AI plays {game.format_move(choice.move)}{note}")
+            say()
+            say(game.render(history[-1]))
+            continue
+        try:
+            move = human.choose(game, current).move
+        except QuitRequested:
+            say()
+            say("bye: game left unfinished")
+            return 0
+        except UndoRequested:
+            earlier = _previous_turn(game, history, human_side)
+            if earlier is None:
+                say("nothing to undo")
+            else:
+                del history[earlier + 1:]
+                say(game.render(history[-1]))
+            continue
+        history.append(game.play(current, move))
+        say()
+        say(game.render(history[-1]))
+    say()
+    if outcome.winner is None:
+        say("Game over: a draw.")
+    elif outcome.winner == human_side:
+        say(f"Game over: you win ({names[human_side]}).")
+    else:
+        say(f"Game over: the AI wins ({names[1 - human_side]}).")
+    return 0
+
+
+def _previous_turn(game: Game, history: list, side: int) -> int | None:
+    """The index of the last position before the current one where ``side`` was to move."""
+    for index in range(len(history) - 2, -1, -1):
+        if game.to_move(history[index]) == side:
+            return index
+    return None

@@ -1,0 +1,101 @@
+"""Tic-tac-toe and m,n,k-games: rules, notation, symmetry, heuristic."""
+
+from __future__ import annotations
+
+import pytest
+
+import yipan
+from yipan.core import GameOptionError, IllegalMoveError, InvalidMoveError, replay
+from yipan.games.tictactoe import Board
+
+
+def reachable(game):
+    """Every position reachable from the start."""
+    seen = {game.initial_state()}
+    stack = [game.initial_state()]
+    while stack:
+        state = stack.pop()
+        for move in game.legal_moves(state):
+            child = game.play(state, move)
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return seen
+
+
+def test_3x3_has_5478_positions_765_up_to_symmetry():
+    game = yipan.get_game("tictactoe")
+    positions = reachable(game)
+    assert len(positions) == 5478
+    assert len({game.canonical(s) for s in positions}) == 765
+
+
+def test_lines_win_in_every_direction():
+    game = yipan.get_game("tictactoe")
+    for moves, winner in [("a1 b1 a2 b2 a3", 0), ("a1 b1 b2 c1 c3", 0),
+                          ("a1 c1 a2 b2 b1 a3", 1), ("a1 a2 b1 b2 a3 c2", 1)]:
+        state = replay(game, moves.split())[-1]
+        assert game.outcome(state).winner == winner
+
+
+def test_full_board_without_line_is_a_draw():
+    game = yipan.get_game("tictactoe")
+    state = replay(game, ["b2", "a1", "c1", "a3", "a2", "c2", "b1", "b3", "c3"])[-1]
+    assert game.outcome(state).winner is None
+    assert game.legal_moves(state) == []
+
+
+def test_notation_accepts_numbers_and_coordinates():
+    game = yipan.get_game("tictactoe")
+    state = game.initial_state()
+    assert game.parse_move(state, "5") == game.parse_move(state, "b2")
+    assert game.format_move(game.parse_move(state, "9")) == "c3"
+    for bad in ("0", "10", "d1", "a4", "xx", ""):
+        with pytest.raises(InvalidMoveError):
+            game.parse_move(state, bad)
+    with pytest.raises(IllegalMoveError, match="taken"):
+        replay(game, ["b2", "5"])
+
+
+def test_edges_do_not_wrap_lines():
+    """c1 a2 b2 is not a line although the cells are consecutive in the bit layout."""
+    game = yipan.get_game("tictactoe", size="4x4", k=3)
+    state = Board(0, 0)
+    for text in ("c1", "a4", "d1", "c4", "a2", "b3"):
+        state = game.play(state, game.parse_move(state, text))
+    assert game.outcome(state) is None
+
+
+@pytest.mark.parametrize("size,k", [("3x3", 3), ("4x4", 4), ("3x5", 3), ("5x5", 4)])
+def test_mnk_geometry(size, k):
+    game = yipan.get_game("tictactoe", size=size, k=k)
+    rows, cols = (int(x) for x in size.split("x"))
+    assert len(game.legal_moves(game.initial_state())) == rows * cols
+    assert len(game.symmetries(game.initial_state())) == (8 if rows == cols else 4)
+
+
+@pytest.mark.parametrize("options", [{"size": "0x3"}, {"size": "3y3"}, {"k": 7},
+                                     {"size": "30x30"}, {"colour": "red"}])
+def test_bad_options_are_refused(options):
+    with pytest.raises(GameOptionError):
+        yipan.get_game("tictactoe", **options)
+
+
+def test_heuristic_prefers_open_lines_for_the_side_to_move():
+    game = yipan.get_game("tictactoe", size="5x5", k=4)
+    centre = replay(game, ["c3"])[-1]  # X in the centre, O to move
+    assert game.evaluate(centre) < 0
+    assert game.evaluate(game.initial_state()) == 0
+
+
+def test_value_bounds_are_sound():
+    """Bounds never exclude the exact value (checked on every 3x3 position)."""
+    from yipan.search import Options, alphabeta
+
+    game = yipan.get_game("tictactoe")
+    for state in reachable(game):
+        if game.outcome(state) is not None:
+            continue
+        low, high = game.value_bounds(state)
+        value = alphabeta(game, state, options=Options(bounds=False)).value
+        assert low <= value <= high
