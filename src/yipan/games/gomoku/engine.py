@@ -123,6 +123,11 @@ class Engine:
         remove(self.board, self.cell(point))
         return point
 
+    def take_back(self, point: int) -> None:
+        """Remove the stone on ``point``, whenever it was played."""
+        remove(self.board, self.cell(point))
+        self.moves.remove(point)
+
     def reset(self, moves: Sequence[int] = ()) -> None:
         while self.moves:
             self.undo()

@@ -51,6 +51,8 @@ class Stones(NamedTuple):
 class Gomoku(Game[Stones, int]):
     """Gomoku: players alternately place a stone; five in a row (by ``rule``) wins."""
 
+    player_names = ("black", "white")
+
     def __init__(self, size: int = DEFAULT_SIZE, rule: str = "freestyle") -> None:
         size = int(size)
         if not MIN_SIZE <= size <= MAX_SIZE:
