@@ -124,11 +124,7 @@ def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: 
     if not attacking:
         if counts[defender, L_FIVE] > 0:
             return 0
-        if counts[attacker, L_FIVE] >= 2:
-            context.line[ply] = find_level(board, attacker, L_FIVE)
-            context.stats[LINE_LENGTH] = ply + 1
-            return 1
-        if counts[attacker, L_FIVE] == 1:
+        if counts[attacker, L_FIVE] >= 1:  # block one five (with two, the other one wins)
             block = find_level(board, attacker, L_FIVE)
             place(board, block, defender)
             won = threat_node(board, context, attacker, depth, ply + 1, threes, 1 - attacking)
