@@ -9,7 +9,8 @@ Answers: a move ``x,y`` (0-based, x = column, y = row from the top), ``OK``, ``E
 ``UNKNOWN reason``, ``MESSAGE text``, ``DEBUG text``.
 
 A malformed line never stops the brain: it answers ``ERROR`` with the reason and reads on
-(a well-formed command word it does not implement gets ``UNKNOWN``, as the protocol asks).
+(a command word in capitals that it does not implement gets ``UNKNOWN``, as the protocol
+asks).
 Time: each move gets a share of what is left of the match clock, capped below the per-turn
 timeout. Memory: the search tables take at most a quarter of ``max_memory``.
 """
@@ -63,7 +64,7 @@ class Brain:
             command, _, rest = text.partition(" ")
             handler = COMMANDS.get(command.upper())
             if handler is None:
-                if command.isalpha():  # a command word this brain does not implement
+                if re.fullmatch(r"[A-Z][A-Z0-9_]*", command):  # a command it lacks
                     return [f"UNKNOWN command {command!r}"]
                 raise ProtocolError(f"cannot read {text!r}: not a command")
             return handler(self, rest.strip())
