@@ -10,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yipan.core import WIN
-from yipan.games.gomoku.board import L_FIVE, L_OPEN_FOUR, new_board, place, remove
+from yipan.games.gomoku.board import (
+    L_FIVE,
+    L_OPEN_FOUR,
+    initialise,
+    new_board,
+    place,
+    remove,
+)
 from yipan.games.gomoku.context import MAX_NODES, NODES, start_budget
 from yipan.games.gomoku.engine import Engine, reference_search
 from yipan.games.gomoku.patterns import (
@@ -83,6 +90,12 @@ def test_incremental_board_matches_a_board_built_from_scratch(seed, exact):
     for cell, colour in reversed(played):
         place(fresh, cell, colour)
     assert same(board_arrays(board), board_arrays(fresh))
+    # and the same shapes, levels and worth as read from the stones alone, from scratch
+    scratch = new_board(size, exact)
+    for cell, colour in played:
+        scratch.cells[cell] = colour + 1
+    initialise(scratch)
+    assert same(board_arrays(board)[:6], board_arrays(scratch)[:6])
 
 
 def engine_with(size, black, white, rule="freestyle"):

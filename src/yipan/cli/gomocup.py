@@ -10,10 +10,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "gomocup", help="speak the Gomocup (Piskvork) brain protocol on stdin/stdout",
         description="Run yipan's Gomoku engine as a Gomocup brain: a tournament manager "
                     "(Piskvork and others) sends START, TURN, BOARD ... and reads x,y moves.")
+    from ..protocols.gomocup import add_arguments  # light: no engine is loaded here
+
+    add_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..protocols.gomocup import main
+    from ..protocols.gomocup import run_brain
 
-    return main()
+    return run_brain(args)

@@ -17,10 +17,10 @@ timeout. Memory: the search tables take at most a quarter of ``max_memory``.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TextIO
 
 from .. import __version__ as VERSION  # noqa: N812 - the package's version string
@@ -39,8 +39,9 @@ class ProtocolError(ValueError):
 class Brain:
     """The brain's state between commands; ``handle(line)`` returns the lines to answer."""
 
-    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
-        self.clock = clock
+    def __init__(self, *, max_depth: int = 64, threats: bool = True) -> None:
+        self.max_depth = max_depth  # a weaker brain for matches (the benchmark's)
+        self.threats = threats
         self.engine = None
         self.size = 0
         self.rule = "freestyle"
@@ -202,6 +203,7 @@ class Brain:
             stones = [(p, int(engine.board.cells[engine.cell(p)]) - 1) for p in engine.moves]
         memory = 64 << 20 if self.max_memory <= 0 else max(1 << 16, self.max_memory // 4)
         self.engine = Engine(self.size, self.rule, memory_bytes=memory)
+        self.engine.warm_up()  # load every kernel now, not on the clock of the first move
         for point, colour in stones:
             self.engine.play(point, colour)
 
@@ -236,7 +238,8 @@ class Brain:
         if len(engine.moves) == self.size * self.size:
             raise ProtocolError("the board is full")
         engine.side = self.colour
-        decision = engine.think(seconds=self.move_seconds())
+        decision = engine.think(seconds=self.move_seconds(), max_depth=self.max_depth,
+                                threats=self.threats)
         engine.play(decision.move, self.colour)
         x, y = decision.move % self.size, decision.move // self.size
         return f"{x},{y}"
@@ -256,9 +259,9 @@ def _integer(text: str, message: str) -> int:
         raise ProtocolError(f"{message}, got {text!r}") from None
 
 
-def serve(lines: Iterable[str], out: TextIO) -> int:
+def serve(lines: Iterable[str], out: TextIO, brain: Brain | None = None) -> int:
     """Run the brain over ``lines`` until END or the end of input; returns 0."""
-    brain = Brain()
+    brain = brain or Brain()
     for line in lines:
         for answer in brain.handle(line):
             out.write(answer + "\n")
@@ -268,10 +271,25 @@ def serve(lines: Iterable[str], out: TextIO) -> int:
     return 0
 
 
-def main() -> int:
-    """``pbrain-yipan``: the brain on stdin/stdout."""
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-depth", type=int, default=64,
+                        help="search at most this many plies (a weaker brain)")
+    parser.add_argument("--no-threats", action="store_true",
+                        help="no VCF/VCT search before alpha-beta (a weaker brain)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``pbrain-yipan``: the brain on stdin/stdout (options only for weaker brains)."""
+    parser = argparse.ArgumentParser(prog="pbrain-yipan", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run_brain(args)
+
+
+def run_brain(args: argparse.Namespace) -> int:
+    brain = Brain(max_depth=max(1, args.max_depth), threats=not args.no_threats)
     try:
-        return serve(sys.stdin, sys.stdout)
+        return serve(sys.stdin, sys.stdout, brain)
     except KeyboardInterrupt:
         return 0
 

@@ -81,18 +81,18 @@ def new_board(size: int, exact: bool) -> Board:
     return board
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def directions(width: int) -> tuple:
     return (1, width, width + 1, width - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def window_index(offset: int) -> int:
     """Position in a key of the cell ``offset`` steps from the centre (offset != 0)."""
     return offset + WINDOW if offset < 0 else offset + WINDOW - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def cell_level(shapes: np.ndarray) -> int:
     """The threat level of four directional shapes together."""
     fours = 0
@@ -116,7 +116,7 @@ def cell_level(shapes: np.ndarray) -> int:
     return L_THREE if open_threes else L_NONE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _settle(board: Board, q: int, c: int, empty: bool) -> None:
     """Level and worth of cell ``q`` for colour ``c`` from its four stored shapes."""
     worth = 0
@@ -131,7 +131,7 @@ def _settle(board: Board, q: int, c: int, empty: bool) -> None:
     board.value[c, q] = worth
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def refresh(board: Board, q: int) -> None:
     """Recompute shapes, level and worth of cell ``q`` for both colours from its keys."""
     empty = board.cells[q] == EMPTY
@@ -139,14 +139,6 @@ def refresh(board: Board, q: int) -> None:
         for d in range(4):
             board.shapes[c, q, d] = board.table[board.keys[c, q, d]] if empty else 0
         _settle(board, q, c, empty)
-
-
-@njit(cache=True, inline="always")
-def refresh_direction(board: Board, q: int, d: int) -> None:
-    """As ``refresh`` for an empty cell whose line changed along direction ``d`` only."""
-    for c in range(2):
-        board.shapes[c, q, d] = board.table[board.keys[c, q, d]]
-        _settle(board, q, c, True)
 
 
 @njit(cache=True)
@@ -171,25 +163,67 @@ def initialise(board: Board) -> None:
         refresh(board, q)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
+    """The keys, shapes, levels and worth of the cells on the four lines through ``m``.
+
+    The hottest loop of the engine, written out in one body (no calls): numba passes a Board
+    to a function as some hundred scalars and counts references to each array, which cost
+    more than the work itself when done forty times a move.
+    """
     width = board.meta[WIDTH]
-    dirs = directions(width)
+    cells, keys, shapes, table = board.cells, board.keys, board.shapes, board.table
+    level_of, level_count, value, total = board.level, board.level_count, board.value, board.total
     for d in range(4):
-        step = dirs[d]
+        step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
         for side in (-1, 1):
             for distance in range(1, WINDOW + 1):
                 q = m + side * distance * step
-                if board.cells[q] == WALL:
+                if cells[q] == WALL:
                     break
-                index = window_index(-side * distance)
-                board.keys[colour, q, d] += sign * (1 << (2 * index))
-                board.keys[1 - colour, q, d] += sign * (2 << (2 * index))
-                if board.cells[q] == EMPTY:
-                    refresh_direction(board, q, d)
+                offset = -side * distance
+                index = offset + WINDOW if offset < 0 else offset + WINDOW - 1
+                keys[colour, q, d] += sign * (1 << (2 * index))
+                keys[1 - colour, q, d] += sign * (2 << (2 * index))
+                if cells[q] != EMPTY:
+                    continue
+                for c in range(2):
+                    shapes[c, q, d] = table[keys[c, q, d]]
+                    worth = 0
+                    fours = 0
+                    open_threes = 0
+                    five = False
+                    for e in range(4):
+                        shape = shapes[c, q, e]
+                        worth += SHAPE_WORTH[shape]
+                        if shape == FIVE:
+                            five = True
+                        elif shape == OPEN_FOUR:
+                            fours += 2
+                        elif shape == FOUR:
+                            fours += 1
+                        elif shape == OPEN_THREE:
+                            open_threes += 1
+                    if five:
+                        level = L_FIVE
+                    elif fours >= 2:
+                        level = L_OPEN_FOUR
+                    elif fours == 1:
+                        level = L_FOUR_THREE if open_threes else L_FOUR
+                    elif open_threes >= 2:
+                        level = L_DOUBLE_THREE
+                    else:
+                        level = L_THREE if open_threes else L_NONE
+                    level_count[c, level_of[c, q]] -= 1
+                    level_of[c, q] = level
+                    level_count[c, level] += 1
+                    worth += LEVEL_BONUS[level]
+                    total[c] += worth - value[c, q]
+                    value[c, q] = worth
+    near = board.near
     for dy in range(-2, 3):
         for dx in range(-2, 3):
-            board.near[m + dy * width + dx] += sign
+            near[m + dy * width + dx] += sign
 
 
 @njit(cache=True)

@@ -271,6 +271,18 @@ class Engine:
             return decided(fallback, "search", 0)
         return Decision(result.move, "search", result)
 
+    def warm_up(self) -> None:
+        """Think once on a small position, so that every kernel is loaded (from numba's
+        cache, or compiled) before a clock runs; the board is left empty."""
+        self.reset()
+        centre = (self.size // 2) * self.size + self.size // 2
+        self.play(centre)
+        self.play(centre + 1)
+        self.think(seconds=0.05, max_depth=2)
+        self.reset()
+        self.context.tt_key[:] = 0
+        self.context.history[:] = 0
+
     def any_empty(self) -> int:
         return next(p for p in range(self.size * self.size) if self.is_empty(p))
 
