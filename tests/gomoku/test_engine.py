@@ -189,3 +189,19 @@ def test_reference_search_reports_every_node_to_the_trace():
     assert len(nodes) == result.stats.nodes
     assert max(e.ply for e in events) == 2
     assert any(e.horizon for e in events)
+
+
+def test_the_opponents_vcf_is_stopped():
+    # puzzle P027's position, but black to move: white threatens a VCF of three fours
+    pairs = "9,9 8,7 8,5 7,8 9,6 10,7 7,6 9,7 7,7 8,8 9,5 9,8 6,8 8,6 8,9".split()
+    engine = Engine(15, memory_bytes=1 << 20)
+    for index, pair in enumerate(pairs):
+        x, y = map(int, pair.split(","))
+        engine.play(y * 15 + x, index % 2)
+    assert engine.threat_win(1, threes=False, max_depth=8, nodes=100_000, seconds=None)
+    engine.side = 0
+    decision = engine.think(seconds=1.0)
+    if decision.reason in ("five", "VCF", "VCT"):
+        return  # black wins first: also right
+    engine.play(decision.move, 0)
+    assert engine.threat_win(1, threes=False, max_depth=12, nodes=200_000, seconds=None) is None

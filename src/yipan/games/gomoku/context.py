@@ -15,6 +15,7 @@ from numba import njit, objmode
 MAX_PLY = 128
 MAX_MOVES = 512  # more than the 484 points of the largest board
 TT_ENTRY_BYTES = 8 + 4 + 1 + 1 + 2
+FAIL_SLOTS = 1 << 18  # failed threat positions remembered (cleared before each threat search)
 
 Context = namedtuple("Context", [
     "tt_key", "tt_value", "tt_depth", "tt_flag", "tt_move",
@@ -40,8 +41,8 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
         tt_depth=np.zeros(slots, dtype=np.int8),
         tt_flag=np.zeros(slots, dtype=np.int8),
         tt_move=np.zeros(slots, dtype=np.int16),
-        fail_key=np.zeros(slots, dtype=np.uint64),
-        fail_depth=np.zeros(slots, dtype=np.int8),
+        fail_key=np.zeros(min(slots, FAIL_SLOTS), dtype=np.uint64),
+        fail_depth=np.zeros(min(slots, FAIL_SLOTS), dtype=np.int8),
         killers=np.full((MAX_PLY, 2), -1, dtype=np.int32),
         history=np.zeros((2, board_cells), dtype=np.int64),
         moves=np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int32),

@@ -6,7 +6,8 @@
 2. a VCF (victory by continuous fours) of the side to move, shortest first;
 3. the block of the opponent's five, when there is one (no search can do otherwise);
 4. a VCT (victory by fours and threes);
-5. iterative deepening alpha-beta (``search.negamax``) until the move's time is spent.
+5. iterative deepening alpha-beta (``search.negamax``) until the move's time is spent; but
+   when the opponent has a VCF, a move after which it has none (if the search's is not one).
 
 ``Engine.iterate`` is that last step as a generator of ``SearchResult``s, one per depth, as
 the foundation's ``iterate``. ``reference_search`` is the same depth-limited search in plain
@@ -31,6 +32,7 @@ from ...search.trace import TraceEvent
 from .board import (
     EMPTY,
     L_FIVE,
+    L_FOUR,
     L_OPEN_FOUR,
     PAD,
     Board,
@@ -73,7 +75,8 @@ class ThreatWin:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What ``Engine.think`` chose and why (``reason``: centre, VCF, block, VCT or search)."""
+    """What ``Engine.think`` chose and why (``reason``: centre, five, VCF, block, VCT,
+    stops VCF, search)."""
 
     move: int
     reason: str
@@ -166,7 +169,7 @@ class Engine:
         """A VCF (``threes=False``) or VCT of ``colour`` moving now, shortest depth first."""
         context = self.context
         start_budget(context, THREAT_NODES, THREAT_MAX_NODES, nodes, seconds)
-        context.fail_key[:] = 0
+        context.fail_key[:] = 0  # (its entries are only valid for one attacker)
         for depth in range(1, max_depth + 1):
             if attack(self.board, context, colour, depth, threes):
                 length = int(context.stats[LINE_LENGTH])
@@ -252,7 +255,7 @@ class Engine:
             return decided(point, "five", WIN - 1)
         if threats:  # (the VCF blocks the opponent's four itself when it must)
             win = self.threat_win(me, threes=False, max_depth=self.vcf_depth, nodes=200_000,
-                                  seconds=remaining(0.3))
+                                  seconds=remaining(0.4))
             if win is not None:
                 return decided(win.line[0], "VCF", WIN - len(win.line), win, win.line)
         if counts[them, L_FIVE] > 0:
@@ -261,15 +264,45 @@ class Engine:
             return decided(block, "block", -(WIN - 2) if lost else 0)
         if threats and counts[them, L_OPEN_FOUR] == 0:
             win = self.threat_win(me, threes=True, max_depth=self.vct_depth, nodes=100_000,
-                                  seconds=remaining(0.3))
+                                  seconds=remaining(0.5))
             if win is not None:
                 return decided(win.line[0], "VCT", WIN - len(win.line), win, win.line)
+        safe = None
+        if threats and counts[them, L_OPEN_FOUR] == 0:
+            danger = self.threat_win(them, threes=False, max_depth=self.vcf_depth,
+                                     nodes=50_000, seconds=remaining(0.55))
+            if danger is not None:
+                safe = self.moves_stopping_vcf(me, seconds=remaining(0.7))
         result = self.search(max_depth=max_depth, nodes=nodes, seconds=remaining(1.0))
+        if safe and (result is None or result.move not in safe):
+            return decided(safe[0], "stops VCF", 0)
         if result is None:  # not even depth 1 finished: the best-ordered candidate
             count = generate(board, self.context, me, 0, -1)
             fallback = self.point(self.context.moves[0, 0]) if count else self.any_empty()
             return decided(fallback, "search", 0)
         return Decision(result.move, "search", result)
+
+    def moves_stopping_vcf(self, me: int, seconds: float | None) -> list[int]:
+        """The opponent has a VCF: our candidates (and fours) after which it has none, best
+        first. Empty when none is found in time (the search's move is played then)."""
+        start = time.perf_counter()
+        board, context = self.board, self.context
+        count = generate(board, context, me, 0, -1)
+        candidates = [int(c) for c in context.moves[0, :count]]
+        fours = [int(c) for c in board.points
+                 if board.cells[c] == EMPTY and board.level[me, c] >= L_FOUR]
+        safe = []
+        for cell in dict.fromkeys(candidates + fours):
+            left = None if seconds is None else seconds - (time.perf_counter() - start)
+            if left is not None and left <= 0:
+                break
+            place(board, cell, me)
+            danger = self.threat_win(1 - me, threes=False, max_depth=self.vcf_depth,
+                                     nodes=20_000, seconds=left)
+            remove(board, cell)
+            if danger is None:
+                safe.append(self.point(cell))
+        return safe
 
     def warm_up(self) -> None:
         """Think once on a small position, so that every kernel is loaded (from numba's
