@@ -193,9 +193,9 @@ def test_reference_search_reports_every_node_to_the_trace():
 
 def test_the_opponents_vcf_is_stopped():
     # puzzle P027's position, but black to move: white threatens a VCF of three fours
-    pairs = "9,9 8,7 8,5 7,8 9,6 10,7 7,6 9,7 7,7 8,8 9,5 9,8 6,8 8,6 8,9".split()
+    pairs = "9,9 8,7 8,5 7,8 9,6 10,7 7,6 9,7 7,7 8,8 9,5 9,8 6,8 8,6 8,9"
     engine = Engine(15, memory_bytes=1 << 20)
-    for index, pair in enumerate(pairs):
+    for index, pair in enumerate(pairs.split()):
         x, y = map(int, pair.split(","))
         engine.play(y * 15 + x, index % 2)
     assert engine.threat_win(1, threes=False, max_depth=8, nodes=100_000, seconds=None)

@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "yipan.cli.play",
     "yipan.cli.analyze",
     "yipan.cli.solve",
+    "yipan.cli.sg",
     "yipan.cli.gomocup",
 )
 

@@ -26,6 +26,53 @@ register_game(GameSpec(
     aliases=("mnk",),
 ))
 
+
+def _heap(text: str) -> int:
+    from .heaps import parse_heap
+
+    return parse_heap(text)
+
+
+def _heap_games() -> None:
+    """Nim and the other heap games of ``yipan.impartial``: the AI plays by Grundy values."""
+    heaps_help = "heap sizes, e.g. 3 4 5"
+    ai, cli = "yipan.games.heap_ai:make_ai", "yipan.games.heap_cli"
+
+    def heaps(default: tuple[int, ...]) -> GameOption:
+        return GameOption("heaps", _heap, default, heaps_help, many=True, positional=True)
+
+    register_game(GameSpec(
+        name="nim", title="Nim", factory="yipan.games.heaps:Nim", ai=ai, cli=cli,
+        options=(heaps((3, 4, 5)),
+                 GameOption("rule", str, "normal", "normal or misere (taking the last loses)",
+                            choices=("normal", "misere")))))
+    register_game(GameSpec(
+        name="bash", title="Bash game (take 1 to k)", factory="yipan.games.heaps:BashGame",
+        ai=ai, cli=cli,
+        options=(heaps((10,)), GameOption("k", int, 3, "the most tokens a move takes"))))
+    register_game(GameSpec(
+        name="subtraction", title="Subtraction game", ai=ai, cli=cli,
+        factory="yipan.games.heaps:SubtractionGame",
+        options=(heaps((10,)), GameOption("subtract", str, "1,3,4", "the amounts, e.g. 1,3,4"))))
+    register_game(GameSpec(
+        name="octal", title="Octal game", factory="yipan.games.heaps:OctalGame", ai=ai, cli=cli,
+        options=(heaps((10,)), GameOption("code", str, "0.77", "the octal code, e.g. 0.137"))))
+    register_game(GameSpec(
+        name="kayles", title="Kayles (0.77)", factory="yipan.games.heaps:Kayles", ai=ai, cli=cli,
+        options=(heaps((12,)),)))
+    register_game(GameSpec(
+        name="dawsons-kayles", title="Dawson's Kayles (0.07)", ai=ai, cli=cli,
+        factory="yipan.games.heaps:DawsonsKayles", options=(heaps((12,)),)))
+    register_game(GameSpec(
+        name="grundy-game", title="Grundy's game", factory="yipan.games.heaps:GrundysGame",
+        ai=ai, cli=cli, options=(heaps((12,)),), aliases=("grundys-game",)))
+    register_game(GameSpec(
+        name="wythoff", title="Wythoff's game", factory="yipan.games.wythoff:WythoffGame",
+        ai=ai, cli=cli, options=(heaps((4, 7)),)))
+
+
+_heap_games()
+
 register_game(GameSpec(
     name="gomoku",
     title="Gomoku (five in a row)",

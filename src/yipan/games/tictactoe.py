@@ -272,10 +272,14 @@ class TicTacToe(Game[Board, int]):
         """Wins first, then blocks of the opponent's wins, then from the centre outwards."""
         first, second = state
         mine, theirs = (first, second) if self.to_move(state) == 0 else (second, first)
-        wins = self.winning_cells(mine, theirs)
-        blocks = self.winning_cells(theirs, mine)
-        rank = self._rank
-        return sorted(moves, key=lambda m: (not wins >> m & 1, not blocks >> m & 1, rank[m]))
+        urgent = self.winning_cells(mine, theirs) or self.winning_cells(theirs, mine)
+        present = 0
+        for move in moves:
+            present |= 1 << move
+        ordered = [bit for bit in self._center_order if present >> bit & 1]
+        if urgent:
+            ordered.sort(key=lambda m: not urgent >> m & 1)  # stable: the centre order stays
+        return ordered
 
     # -- symmetry ------------------------------------------------------------------------------
     def _build_symmetry_tables(self, n_bits: int, second_offset: int) -> list[list[list[int]]]:

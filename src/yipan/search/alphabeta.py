@@ -21,7 +21,7 @@ Values are integers (heuristics are rounded) so that a null window is one point 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -67,7 +67,8 @@ class _Search:
     """One search's working state: counters, killers, history, the PV being built."""
 
     def __init__(self, game: Game, tt: TranspositionTable | None, options: Options,
-                 budget: Budget, trace: Trace | None, root_player: int) -> None:
+                 budget: Budget, trace: Trace | None, root_player: int,
+                 evaluate: Callable[[Any], float] | None = None) -> None:
         self.game = game
         self.tt = tt if options.table else None
         self.use_symmetry = options.symmetry and game.info.symmetry and self.tt is not None
@@ -79,7 +80,7 @@ class _Search:
             not own_ordering if options.history is None else options.history)
         self.game_ordering = game.info.move_ordering
         self.use_pvs = options.pvs
-        self.heuristic = game.info.heuristic
+        self.evaluate = evaluate or (game.evaluate if game.info.heuristic else None)
         self.bounds = options.bounds and game.info.bounds
         self.budget = budget
         self.trace = trace
@@ -158,7 +159,7 @@ class _Search:
 
         if depth <= 0:
             self.horizon_leaves += 1
-            value = round(game.evaluate(state)) if self.heuristic else 0
+            value = round(self.evaluate(state)) if self.evaluate else 0
             if trace:
                 self.leaf_event(state, ply, path, value, terminal=False)
             return value
@@ -281,9 +282,11 @@ class _Search:
 def alphabeta(game: Game, state: Any, *, depth: int | None = None,
               tt: TranspositionTable | None = None, limit: Limit | None = None,
               trace: Trace | None = None, analysis: bool = False,
-              options: Options = FULL) -> SearchResult:
+              options: Options = FULL,
+              evaluate: Callable[[Any], float] | None = None) -> SearchResult:
     """Alpha-beta search of ``state`` to ``depth`` plies (None: to the end of the game).
 
+    ``evaluate`` replaces the game's heuristic at the depth limit (side-to-move view).
     ``analysis=True`` gives every root move its exact value (``move_values``), at some cost.
     A ``limit`` with nodes or time makes this iterative deepening that returns the deepest
     completed result; ``limit.depth`` caps the depth.
@@ -294,7 +297,7 @@ def alphabeta(game: Game, state: Any, *, depth: int | None = None,
 
         capped = Limit(depth if depth is not None else limit.depth, limit.nodes, limit.time)
         results = iterate(game, state, limit=capped, tt=tt, trace=trace, analysis=analysis,
-                          options=options)
+                          options=options, evaluate=evaluate)
         last = None
         for last in results:  # noqa: B007 - the deepest completed result is kept
             pass
@@ -304,19 +307,20 @@ def alphabeta(game: Game, state: Any, *, depth: int | None = None,
     if limit is not None and limit.depth is not None:
         depth = limit.depth if depth is None else min(depth, limit.depth)
     return search_to_depth(game, state, depth, tt=tt, trace=trace, analysis=analysis,
-                           options=options, budget=Budget(None))
+                           options=options, budget=Budget(None), evaluate=evaluate)
 
 
 def search_to_depth(game: Game, state: Any, depth: int | None, *, tt: TranspositionTable | None,
                     trace: Trace | None, analysis: bool, options: Options,
-                    budget: Budget) -> SearchResult:
+                    budget: Budget, evaluate: Callable[[Any], float] | None = None,
+                    ) -> SearchResult:
     """One complete alpha-beta search to ``depth``; raises SearchAborted if the budget ends."""
     start = time.perf_counter()
     if options.table and tt is None:
         tt = TranspositionTable(DEFAULT_TABLE_SIZE)
     if tt is not None:
         tt.new_search()
-    search = _Search(game, tt, options, budget, trace, game.to_move(state))
+    search = _Search(game, tt, options, budget, trace, game.to_move(state), evaluate)
     full_depth = MAX_PLY if depth is None else depth
     if game.outcome(state) is not None or full_depth == 0:
         value = search.negamax(state, full_depth, 0, -INFINITY, INFINITY, ())

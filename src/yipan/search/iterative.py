@@ -10,7 +10,7 @@ in the middle of an iteration (that unfinished iteration is discarded).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -24,7 +24,8 @@ NO_LIMIT = Limit()
 
 def iterate(game: Game, state: Any, *, limit: Limit = NO_LIMIT,
             tt: TranspositionTable | None = None, trace: Trace | None = None,
-            analysis: bool = False, options: Options = FULL) -> Iterator[SearchResult]:
+            analysis: bool = False, options: Options = FULL,
+            evaluate: Callable[[Any], float] | None = None) -> Iterator[SearchResult]:
     """Yield a SearchResult for each depth completed within ``limit``."""
     require(game, two_player_zero_sum=True, no_chance=True, algorithm="iterative deepening")
     start = time.perf_counter()
@@ -36,7 +37,8 @@ def iterate(game: Game, state: Any, *, limit: Limit = NO_LIMIT,
     for depth in range(1, max_depth + 1):
         try:
             result = search_to_depth(game, state, depth, tt=tt, trace=trace,
-                                     analysis=analysis, options=options, budget=budget)
+                                     analysis=analysis, options=options, budget=budget,
+                                     evaluate=evaluate)
         except SearchAborted:
             return
         nodes += result.stats.nodes

@@ -9,6 +9,7 @@ Nothing is pruned: this is the baseline that every faster search must agree with
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
@@ -17,10 +18,12 @@ from .trace import Trace, TraceEvent
 
 
 def minimax(game: Game, state: Any, *, depth: int | None = None,
+            evaluate: Callable[[Any], float] | None = None,
             trace: Trace | None = None) -> SearchResult:
     """Plain minimax. ``value`` and ``move_values`` are from the root side to move."""
     require(game, two_player_zero_sum=True, no_chance=True, algorithm="minimax")
     root_player = game.to_move(state)
+    heuristic_of = evaluate or (game.evaluate if game.info.heuristic else None)
     nodes = 0
     used_heuristic = False
 
@@ -41,7 +44,7 @@ def minimax(game: Game, state: Any, *, depth: int | None = None,
             return score, ()
         if depth is not None and ply >= depth:
             used_heuristic = True
-            heuristic = game.evaluate(s) if game.info.heuristic else 0
+            heuristic = round(heuristic_of(s)) if heuristic_of else 0
             score = heuristic if maximizing else -heuristic
             if trace:
                 trace(TraceEvent("value", ply, path, maximizing, heuristic, horizon=True))

@@ -1,0 +1,189 @@
+"""``yipan sg ...`` (Grundy values and periods of heap games) and ``yipan nim`` (who wins Nim).
+
+    yipan sg octal 0.77 --upto 100        G(0..100) of Kayles
+    yipan sg subtraction 1,3,4 --upto 50  G(0..50) of a subtraction game
+    yipan sg grundy-game --upto 1000      G(0..1000) of Grundy's game (rare-values method)
+    yipan sg wythoff 3 5                  G(3, 5) of Wythoff's game
+    yipan sg period 0.07                  pre-period and least period, with a proof
+    yipan sg period --subtraction 2,5,7
+    yipan nim 3 4 5 [--misere]            the winner and every winning move
+
+``--json`` prints one object: ``{"values": [...]}`` (Wythoff: the rows G(a, 0..B) for
+a = 0..A, with ``value`` and ``p_position``), ``{"preperiod", "period", "proved"}``,
+``{"winner", "moves": [{"heap", "from", "to"}]}`` (heaps numbered from 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core import GameOptionError
+from .common import UsageError, print_json
+
+LARGEST_UNPROVED_OCTAL = 1 << 16  # without a period an octal table is quadratic
+LARGEST_TABLE = 10**7  # 80 MB of values
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    sg = subparsers.add_parser("sg", help="Grundy values and periods of impartial games",
+                               description="Sprague-Grundy values of heap games.")
+    games = sg.add_subparsers(dest="sg_command", metavar="GAME")
+
+    def values_parser(name: str, help_text: str) -> argparse.ArgumentParser:
+        parser = games.add_parser(name, help=help_text, description=help_text)
+        parser.add_argument("--upto", type=int, default=50, metavar="N",
+                            help="print G(0) to G(N) (default 50)")
+        parser.add_argument("--json", action="store_true", help='print {"values": [...]}')
+        return parser
+
+    values_parser("octal", "G(0..N) of an octal game").add_argument(
+        "code", help="the code, e.g. 0.77 (Kayles), 0.07, 0.137, 4.7")
+    values_parser("subtraction", "G(0..N) of a subtraction game").add_argument(
+        "amounts", help="the amounts a move may take, e.g. 1,3,4")
+    values_parser("grundy-game", "G(0..N) of Grundy's game")
+
+    wythoff = games.add_parser("wythoff", help="G(a, b) of Wythoff's game")
+    wythoff.add_argument("a", help="the first heap")
+    wythoff.add_argument("b", help="the second heap")
+    wythoff.add_argument("--json", action="store_true", help="print one JSON object")
+
+    period = games.add_parser(
+        "period", help="pre-period and least period of an octal or subtraction game",
+        description="Find and prove the period (Guy-Smith for octal codes, the window "
+                    "argument for subtraction games).")
+    period.add_argument("code", nargs="?", help="an octal code, e.g. 0.77")
+    period.add_argument("--subtraction", metavar="S", help="a subtraction set, e.g. 1,3,4")
+    period.add_argument("--bound", type=int, default=None, metavar="N",
+                        help="compute at most N values looking for a proof")
+    period.add_argument("--json", action="store_true", help="print one JSON object")
+    sg.set_defaults(func=run_sg, sg_parser=sg)
+
+    nim = subparsers.add_parser("nim", help="who wins Nim, and every winning move",
+                                description="Who wins a Nim position, and how.")
+    nim.add_argument("heaps", nargs="+", help="heap sizes, e.g. 3 4 5")
+    nim.add_argument("--misere", action="store_true", help="taking the last token loses")
+    nim.add_argument("--json", action="store_true", help="print one JSON object")
+    nim.set_defaults(func=run_nim)
+
+
+# -- sg -------------------------------------------------------------------------------------
+def run_sg(args: argparse.Namespace) -> int:
+    command = args.sg_command
+    if command is None:
+        raise UsageError("yipan sg: name a game: octal, subtraction, grundy-game, wythoff, "
+                         "or period")
+    if command == "wythoff":
+        return _wythoff(args)
+    if command == "period":
+        return _period(args)
+    from ..impartial import GrundyRule, OctalRule, SubtractionRule
+
+    if not 0 <= args.upto <= LARGEST_TABLE:
+        raise UsageError(f"--upto must be from 0 to {LARGEST_TABLE:,}, got {args.upto}")
+    if command == "octal":
+        rule = OctalRule(args.code)
+        if args.upto >= LARGEST_UNPROVED_OCTAL and not rule.periodicity().proved:
+            raise GameOptionError(
+                f"{rule.code} has no proved period; tables without one stop at "
+                f"{LARGEST_UNPROVED_OCTAL - 1}")
+    elif command == "subtraction":
+        rule = SubtractionRule(args.amounts)
+    else:
+        rule = GrundyRule()
+    values = rule.table(args.upto).tolist()
+    if args.json:
+        print_json({"values": values})
+        return 0
+    print(f"{rule.title}: G(0..{args.upto})")
+    _print_rows(values)
+    return 0
+
+
+def _print_rows(values: list[int], per_row: int = 10) -> None:
+    width = max(len(str(v)) for v in values)
+    label = len(str(len(values) - 1))
+    for start in range(0, len(values), per_row):
+        row = " ".join(f"{v:>{width}}" for v in values[start:start + per_row])
+        print(f"{start:>{label}}: {row}")
+
+
+def _whole(text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{what} must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise GameOptionError(f"{what} cannot be negative, got {value}")
+    return value
+
+
+def _wythoff(args: argparse.Namespace) -> int:
+    """G(a, b), and with --json the whole table G(0..a, 0..b) as ``values`` (rows by a)."""
+    from ..impartial.wythoff import is_p_position, wythoff_table
+
+    a, b = _whole(args.a, "a heap"), _whole(args.b, "a heap")
+    table = wythoff_table(max(a, b) + 1)
+    value = int(table[a, b])
+    lost = is_p_position(a, b)
+    if args.json:
+        print_json({"values": table[:a + 1, :b + 1].tolist(), "value": value,
+                    "p_position": lost})
+        return 0
+    verdict = ("a P-position: the side to move loses" if lost
+               else "an N-position: the side to move wins")
+    print(f"Wythoff's game ({a}, {b}): G = {value}, {verdict}")
+    return 0
+
+
+def _period(args: argparse.Namespace) -> int:
+    from ..impartial import OctalRule, SubtractionRule
+
+    if (args.code is None) == (args.subtraction is None):
+        raise UsageError("yipan sg period: give an octal code or --subtraction S (one of them)")
+    if args.bound is not None and args.bound < 2:
+        raise UsageError(f"--bound must be at least 2, got {args.bound}")
+    if args.code is not None:
+        rule = OctalRule(args.code)
+        theorem = ("the window argument" if rule.most_parts <= 1
+                   else "the Guy-Smith periodicity theorem")
+    else:
+        rule = SubtractionRule(args.subtraction)
+        theorem = "the window argument"
+    found = rule.periodicity() if args.bound is None else rule.periodicity(args.bound)
+    if args.json:
+        print_json({"preperiod": found.preperiod, "period": found.period,
+                    "proved": found.proved})
+        return 0
+    if found.proved:
+        print(f"{rule.title}: pre-period {found.preperiod}, period {found.period} "
+              f"(G(n + {found.period}) = G(n) for every n >= {found.preperiod}); "
+              f"proved by {theorem} from {found.checked} values")
+    else:
+        print(f"{rule.title}: no period proved from the first {found.checked} values "
+              "(try a larger --bound)")
+    return 0
+
+
+# -- nim --------------------------------------------------------------------------------------
+def run_nim(args: argparse.Namespace) -> int:
+    from ..impartial.nim import is_lost, winning_moves
+    from ..impartial.sums import nim_sum
+
+    heaps = [_whole(text, "a heap") for text in args.heaps]
+    lost = is_lost(heaps, misere=args.misere)
+    moves = winning_moves(heaps, misere=args.misere)
+    if args.json:
+        print_json({"winner": "second" if lost else "first",
+                    "moves": [{"heap": m.heap + 1, "from": m.before, "to": m.after}
+                              for m in moves]})
+        return 0
+    rule = "misère Nim" if args.misere else "Nim"
+    position = " ".join(map(str, heaps))
+    print(f"{rule} {position}: nim-sum {nim_sum(heaps)}")
+    if lost:
+        print("The second player wins: every move loses against best play.")
+        return 0
+    print(f"The first player wins with {'this move' if len(moves) == 1 else 'any of these'}:")
+    for move in moves:
+        print(f"  take {move.taken} from heap {move.heap + 1} ({move.before} -> {move.after})")
+    return 0

@@ -1,0 +1,54 @@
+"""The AI of the impartial games: theory, not search.
+
+It moves to a position of Grundy value 0 whenever one exists (then it cannot lose), choosing
+among such moves at random. From a lost position no move helps against perfect play, so it
+makes the move that gives the opponent the longest game to go wrong in: the smallest take
+from the largest heap (at random among those). Levels ``medium`` and ``easy`` play a random
+move one time in five or two, as the generic search player does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core import Game, GameOptionError
+from ..players import LEVELS, Choice
+
+BLUNDER_RATE = {"perfect": 0.0, "medium": 0.2, "easy": 0.5}
+
+
+class ImpartialPlayer:
+    """Plays the winning moves of Sprague-Grundy theory (the game's ``winning_moves``)."""
+
+    def __init__(self, level: str, rng: random.Random) -> None:
+        if level not in LEVELS:
+            raise GameOptionError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+        self.level = level
+        self.rng = rng
+        self.name = f"Sprague-Grundy ({level})"
+
+    def choose(self, game: Game, state: Any) -> Choice:
+        if self.rng.random() < BLUNDER_RATE[self.level]:
+            return Choice(self.rng.choice(list(game.legal_moves(state))))
+        winning = game.winning_moves(state)  # type: ignore[attr-defined]
+        if winning:
+            return Choice(self.rng.choice(winning))
+        return Choice(self.rng.choice(self.stalling_moves(game, state)))
+
+    @staticmethod
+    def stalling_moves(game: Game, state: Any) -> list:
+        """The smallest takes from the largest heap that has a move (moves on several heaps at
+        once, Wythoff's ``both``, do not count as moves on the largest heap)."""
+        moves = list(game.legal_moves(state))
+        largest = max(state.heaps[m.heap] if m.heap < len(state.heaps) else 0 for m in moves)
+        on_largest = [m for m in moves
+                      if m.heap < len(state.heaps) and state.heaps[m.heap] == largest] or moves
+        least = min(m.take for m in on_largest)
+        return [m for m in on_largest if m.take == least]
+
+
+def make_ai(game: Game, level: str = "perfect", rng: random.Random | None = None,
+            time: float | None = None) -> ImpartialPlayer:
+    """The ``GameSpec.ai`` hook of every heap game (``time`` is not needed: no search)."""
+    return ImpartialPlayer(level, rng or random.Random())
