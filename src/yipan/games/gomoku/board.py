@@ -13,10 +13,10 @@ What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
   (changed by adding or subtracting one code per stone placed or removed);
 - ``shapes[c, q, d]``: ``SHAPE_TABLE[keys]`` for empty cells;
 - ``level[c, q]``: the threat a stone of ``c`` on ``q`` makes (``L_*`` below) and
-  ``level_count[c, L]``: how many empty cells have each level, so "can black make five?" is
-  one read;
+  ``level_count[c, L]``: how many empty cells have each level L >= 1 (occupied cells count
+  as ``L_NONE``), so "can black make five?" is one read;
 - ``value[c, q]``: the cell's worth to ``c`` and ``total[c]``: the sum over empty cells
-  (the evaluation is ``total[me] - total[them]``, adjusted incrementally);
+  (kept incrementally; ``evaluate`` weighs mine against theirs);
 - ``near[q]``: stones within two cells (the candidate moves are empty cells near stones);
 - ``hash[0]``: the Zobrist hash of the position.
 """
@@ -28,7 +28,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .patterns import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, OPEN_TWO, THREE, TWO, WINDOW, shape_table
+from .patterns import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, WINDOW, shape_table
 
 EMPTY, WALL = 0, 3  # cells hold 0 empty, 1 black, 2 white, 3 wall
 PAD = WINDOW
@@ -36,6 +36,7 @@ PAD = WINDOW
 # threat levels of a cell for one colour (a stone there makes ...)
 L_NONE, L_THREE, L_DOUBLE_THREE, L_FOUR, L_FOUR_THREE, L_OPEN_FOUR, L_FIVE = range(7)
 LEVELS = 7
+LEVEL_NAMES = ("none", "three", "double three", "four", "four-three", "open four", "five")
 
 # the worth of each shape to the side that would make it (index: shape)
 SHAPE_WORTH = np.array([0, 3, 12, 15, 60, 70, 1500, 10000], dtype=np.int64)
@@ -263,7 +264,3 @@ def evaluate(board: Board, me: int) -> int:
     since I move first)."""
     return int(board.total[me] - (board.total[1 - me] * 9) // 10)
 
-
-SHAPE_NAMES_BY_LEVEL = ("none", "three", "double three", "four", "four-three", "open four",
-                        "five")
-__all__ = ["Board", "FIVE", "FOUR", "OPEN_FOUR", "OPEN_THREE", "OPEN_TWO", "THREE", "TWO"]

@@ -39,7 +39,7 @@ class EnginePlayer:
                                 threats=self.threats)
         self.last_decision = decision
         if decision.reason == "search" and self.rng.random() < self.random_share:
-            near = [m for m in game.order_moves(state, game.legal_moves(state))[:6]]
+            near = game.order_moves(state, game.legal_moves(state))[:6]
             return Choice(self.rng.choice(near))
         return Choice(decision.move, decision.result)
 
