@@ -108,7 +108,7 @@ def cell_level(shapes: np.ndarray) -> int:
             fours += 1
         elif shape == OPEN_THREE:
             open_threes += 1
-    if fours >= 2:
+    if fours >= 2:  # two five-cells: fours on two lines through here never share theirs
         return L_OPEN_FOUR
     if fours == 1:
         return L_FOUR_THREE if open_threes else L_FOUR

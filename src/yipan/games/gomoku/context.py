@@ -27,7 +27,7 @@ Context = namedtuple("Context", [
 (NODES, MAX_NODES, TT_HITS, CUTOFFS, ABORTED, BEST_MOVE, NEXT_CHECK, THREAT_NODES,
  THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH) = range(12)
 STATS = 12
-CLOCK_EVERY = 2048
+CLOCK_EVERY = 256  # nodes between two readings of the clock (a threat node may cost 50 us)
 
 
 def new_context(memory_bytes: int, board_cells: int) -> Context:
