@@ -63,3 +63,9 @@ def test_play_against_the_engine(monkeypatch, capsys):
     assert "AI plays" in out
     assert "cannot read" in out or "zz" in out
     assert "taken" in out
+
+
+def test_solve_is_refused_on_a_board_far_from_full(capsys):
+    assert main(["solve", "gomoku", "h8"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "analyze" in err[0]

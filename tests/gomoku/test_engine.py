@@ -205,3 +205,17 @@ def test_the_opponents_vcf_is_stopped():
         return  # black wins first: also right
     engine.play(decision.move, 0)
     assert engine.threat_win(1, threes=False, max_depth=12, nodes=200_000, seconds=None) is None
+
+
+def test_search_with_a_trace_prints_the_tree_of_the_plain_search():
+    import io
+
+    from yipan.search import TracePrinter
+
+    engine = engine_with(9, [(4, 4)], [(4, 5)])
+    out = io.StringIO()
+    result = engine.search(max_depth=1, trace=TracePrinter(engine.game, 1, out=out))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "MAX d0 []" and lines[-1].endswith("[]")
+    assert f"{result.value:+g}" in lines[-1]
+    assert sum(line.strip().startswith("MIN d1") for line in lines) == result.stats.nodes - 1

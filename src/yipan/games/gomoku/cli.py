@@ -3,7 +3,8 @@
 It prints the best move, the evaluation and, when there is one, the forced win (the VCF or
 VCT line) of the side to move, and warns of the opponent's. ``--trace DEPTH`` also prints the
 tree of the depth-limited reference search (the seed's ``minimax_with_heuristic``).
-``play`` uses the generic loop with this game's AI (``players.make_ai``).
+``play`` uses the generic loop with this game's AI (``players.make_ai``); ``solve`` is
+refused (exit status 2) unless the board is nearly full.
 """
 
 from __future__ import annotations
@@ -21,10 +22,22 @@ def extend_parser(command: str, parser: argparse.ArgumentParser) -> None:
                             help="print the tree of a plain depth-limited search to DEPTH")
 
 
+SOLVABLE_EMPTY_POINTS = 16  # exact search to the end is hopeless beyond a nearly full board
+
+
 def run(command: str, args: argparse.Namespace, game) -> int | None:
+    from ...cli.common import UsageError, moves_from_args, print_json
+
+    if command == "solve":
+        state = replay(game, moves_from_args(game, args.moves))[-1]
+        empty = len(game.legal_moves(state))
+        if empty > SOLVABLE_EMPTY_POINTS:
+            raise UsageError(
+                f"gomoku: {empty} empty points are too many to solve exactly; "
+                f"`yipan analyze gomoku MOVES` finds forced wins and the best move")
+        return None
     if command != "analyze":
         return None
-    from ...cli.common import UsageError, moves_from_args, print_json
     from .engine import Engine, reference_search
 
     moves = moves_from_args(game, args.moves)

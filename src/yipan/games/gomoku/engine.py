@@ -62,6 +62,7 @@ from .search import INFINITY, generate, negamax, principal_variation
 from .threats import attack
 
 DEFAULT_MEMORY = 64 << 20
+Trace = Callable[[TraceEvent], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +216,14 @@ class Engine:
                 return
 
     def search(self, *, max_depth: int = 64, nodes: int | None = None,
-               seconds: float | None = None) -> SearchResult | None:
-        """The deepest result ``iterate`` completes within the limits (None if not even one)."""
+               seconds: float | None = None, trace: Trace | None = None) -> SearchResult | None:
+        """The deepest result ``iterate`` completes within the limits (None if not even one).
+
+        With a ``trace``, the plain ``reference_search`` to ``max_depth`` runs instead and
+        reports every node (a numba kernel cannot call back into Python).
+        """
+        if trace is not None:
+            return reference_search(self, max_depth, trace)
         last = None
         start = time.perf_counter()
         for result in self.iterate(max_depth=max_depth, nodes=nodes, seconds=seconds):
@@ -334,8 +341,6 @@ class Engine:
 
 
 # -- the depth-limited search in plain Python, with a trace --------------------------------------
-
-Trace = Callable[[TraceEvent], None]
 
 
 def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> SearchResult:
