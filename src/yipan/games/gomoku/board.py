@@ -28,7 +28,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .patterns import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, WINDOW, shape_table
+from .patterns import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, POWERS_OF_3, WINDOW, shape_table
 
 EMPTY, WALL = 0, 3  # cells hold 0 empty, 1 black, 2 white, 3 wall
 PAD = WINDOW
@@ -159,7 +159,7 @@ def initialise(board: Board) -> None:
                         continue
                     cell = board.cells[q + offset * dirs[d]]
                     code = 0 if cell == EMPTY else 1 if cell == c + 1 else 2
-                    key += code << (2 * window_index(offset))
+                    key += code * POWERS_OF_3[window_index(offset)]
                 board.keys[c, q, d] = key
         refresh(board, q)
 
@@ -184,8 +184,8 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                     break
                 offset = -side * distance
                 index = offset + WINDOW if offset < 0 else offset + WINDOW - 1
-                keys[colour, q, d] += sign * (1 << (2 * index))
-                keys[1 - colour, q, d] += sign * (2 << (2 * index))
+                keys[colour, q, d] += sign * POWERS_OF_3[index]
+                keys[1 - colour, q, d] += sign * 2 * POWERS_OF_3[index]
                 if cells[q] != EMPTY:
                     continue
                 for c in range(2):
