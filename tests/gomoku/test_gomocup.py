@@ -113,7 +113,7 @@ def test_a_scripted_session_through_the_process():
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     process = subprocess.run(
         [sys.executable, "-m", "yipan.protocols.gomocup"], input="\n".join(script) + "\n",
-        capture_output=True, text=True, env=env, timeout=120)
+        capture_output=True, text=True, env=env, timeout=300)
     assert process.returncode == 0, process.stderr
     answers = process.stdout.splitlines()
     assert answers[0].startswith('name="yipan"')

@@ -409,14 +409,17 @@ def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> 
 
 # -- hooks for the Game (the generic engine's evaluation and ordering) ----------------------------
 
-_ENGINES: dict[tuple[int, str], Engine] = {}
+_SCRATCH_ENGINES: dict[tuple[int, str], Engine] = {}
+"""One small engine per board size and rule, reloaded with each state it is asked about (a
+cache of scratch space: nothing in it outlives a call)."""
 
 
 def _engine_for(game: Gomoku, state: Stones) -> Engine:
     key = (game.size, game.rule)
-    if key not in _ENGINES:
-        _ENGINES[key] = Engine(game.size, game.rule, memory_bytes=1 << 16)
-    engine = _ENGINES[key]
+    if key not in _SCRATCH_ENGINES:
+        _SCRATCH_ENGINES[key] = Engine(game.size, game.rule, memory_bytes=1 << 16)
+    engine = _SCRATCH_ENGINES[key]
+    engine.side = None
     engine.set_state(state)
     return engine
 
