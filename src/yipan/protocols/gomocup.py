@@ -28,7 +28,7 @@ from ..games.gomoku.rules import MAX_SIZE, MIN_SIZE
 
 ABOUT = f'name="yipan", version="{VERSION}", author="yipan", country="-"'
 DEFAULT_TURN_SECONDS = 5.0
-SAFETY_SECONDS = 0.15  # kept back for reading, writing and the manager's own clock
+SAFETY_SECONDS = 0.15  # kept back for pipes and the manager's clock (a quarter of short turns)
 RULE_EXACT_FIVE, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
 
 
@@ -223,14 +223,15 @@ class Brain:
 
     def move_seconds(self) -> float:
         """This move's time: under the turn timeout, and a share of the match clock."""
-        budget = self.timeout_turn - SAFETY_SECONDS
+        budget = self.timeout_turn - min(SAFETY_SECONDS, self.timeout_turn / 4)
         left = self.time_left
         if left is None and self.timeout_match is not None:
             left = self.timeout_match
         if left is not None:
             empty = self.size * self.size - len(self.engine.moves)
             moves_to_come = max(8, min(30, empty // 4))
-            budget = min(budget, left / moves_to_come - SAFETY_SECONDS)
+            share = left / moves_to_come
+            budget = min(budget, share - min(SAFETY_SECONDS, share / 4))
         return max(0.01, budget * 0.9)
 
     def _think(self) -> str:

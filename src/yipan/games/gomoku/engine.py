@@ -262,7 +262,7 @@ class Engine:
             return decided(point, "five", WIN - 1)
         if threats:  # (the VCF blocks the opponent's four itself when it must)
             win = self.threat_win(me, threes=False, max_depth=self.vcf_depth, nodes=200_000,
-                                  seconds=remaining(0.4))
+                                  seconds=remaining(0.3))
             if win is not None:
                 return decided(win.line[0], "VCF", WIN - len(win.line), win, win.line)
         if counts[them, L_FIVE] > 0:
