@@ -35,6 +35,7 @@ from .board import (
     L_FOUR,
     L_OPEN_FOUR,
     PAD,
+    WIDTH,
     Board,
     evaluate,
     find_level,
@@ -93,7 +94,7 @@ class Engine:
         self.game = Gomoku(size, rule)
         self.size = size
         self.board: Board = new_board(size, self.game.exact_five)
-        self.width = int(self.board.meta[1])
+        self.width = int(self.board.meta[WIDTH])
         self.context: Context = new_context(memory_bytes, self.board.cells.size)
         self.moves: list[int] = []
         self.side: int | None = None  # set when stones were not placed alternately
@@ -206,13 +207,15 @@ class Engine:
             remove(board, best)
             pv = (self.point(best), *(self.point(c) for c in pv_cells[:length]))
             elapsed = time.perf_counter() - start
-            proven = abs(value) > WIN - MAX_PLY * 2
+            # a win or loss found through pruned candidate lists is likely, not proven:
+            # ``exact`` stays False, but deeper searches would only find the same
+            decided = abs(value) > WIN - MAX_PLY * 2
             yield SearchResult(
                 move=pv[0], value=value, pv=pv,
-                move_values=MappingProxyType({pv[0]: value}), depth=depth, exact=proven,
+                move_values=MappingProxyType({pv[0]: value}), depth=depth, exact=False,
                 stats=SearchStats(nodes=total_nodes, tt_hits=int(context.stats[TT_HITS]),
                                   cutoffs=int(context.stats[CUTOFFS]), elapsed=elapsed))
-            if proven:
+            if decided:
                 return
 
     def search(self, *, max_depth: int = 64, nodes: int | None = None,
