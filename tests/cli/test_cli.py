@@ -122,3 +122,13 @@ def test_bad_arguments_give_one_line_and_exit_2(args, message):
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1, run.stderr
     assert message in lines[0]
+
+
+def test_positional_game_options_are_followed_by_moves():
+    run = yipan("analyze", "nim", "3", "4", "5", "1:2", "--json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["moves"] == ["1:2"]
+    assert data["winner"] == 0  # heaps 1 4 5 have nim-sum 0: the second player is lost
+    bad = yipan("play", "nim", "3", "-4")
+    assert bad.returncode == 2 and "negative" in bad.stderr

@@ -73,14 +73,17 @@ def test_parse_and_format_round_trip(game):
 def test_outcomes_are_zero_sum_and_final(game):
     rng = random.Random(4)
     for _ in range(5):
-        end = playout(game, rng)[-1]
+        states = playout(game, rng)
+        end = states[-1]
         outcome = game.outcome(end)
         if outcome is None:
             continue  # a long game cut short by the playout bound
         if game.info.zero_sum and game.info.players == 2:
             assert outcome.result_for(0) == -outcome.result_for(1)
+        # a move that was legal earlier in the game (the start may be a chance node: 2048)
+        move = next(m for s in states if game.to_move(s) != CHANCE for m in game.legal_moves(s))
         with pytest.raises(IllegalMoveError):
-            game.play_checked(end, next(iter(game.legal_moves(game.initial_state()))))
+            game.play_checked(end, move)
 
 
 def test_nonsense_moves_are_refused(game):

@@ -99,3 +99,15 @@ def test_value_bounds_are_sound():
         low, high = game.value_bounds(state)
         value = alphabeta(game, state, options=Options(bounds=False)).value
         assert low <= value <= high
+
+
+def test_view_draws_the_board_and_the_winning_line():
+    game = yipan.get_game("tictactoe")
+    won = replay(game, "a1 a2 b1 b2 c1".split())[-1]
+    view = game.view(won)
+    assert view["cells"][0] == [0, 0, 0] and view["cells"][1] == [1, 1, None]
+    assert view["highlight"] == [[0, 0], [0, 1], [0, 2]]
+    assert all(move is None for row in view["move_at"] for move in row)  # the game is over
+    playing = game.view(replay(game, ["b2"])[-1])
+    assert playing["highlight"] == []
+    assert playing["move_at"][0][0] == "a1" and playing["move_at"][1][1] is None

@@ -28,7 +28,8 @@ def game_parser(command: str, spec: GameSpec, help_text: str) -> Parser:
     parser = Parser(prog=f"yipan {command} {spec.name}", description=help_text)
     for option in spec.options:
         if option.positional:
-            parser.add_argument(option.name, nargs="*", default=None, help=option.help)
+            # read before argparse (leading_values), so that moves may follow: nim 3 4 5 1:2
+            parser.usage = f"yipan {command} {spec.name} [{option.name.upper()} ...] [options]"
         else:
             flag = "--" + option.name.replace("_", "-")
             parser.add_argument(flag, dest=option.name, default=None, help=option.help,
@@ -63,9 +64,33 @@ def parse_game_command(command: str, argv: Sequence[str], help_text: str,
     hook = cli_hook(spec)
     if hook is not None and hasattr(hook, "extend_parser"):
         hook.extend_parser(command, parser)
-    args = parser.parse_args(list(argv[1:]))
+    rest = list(argv[1:])
+    positional = [option for option in spec.options if option.positional]
+    values: list[str] = []
+    if positional:
+        values, rest = leading_values(positional[0], rest)
+    args = parser.parse_args(rest)
+    for option in positional:
+        setattr(args, option.name, values or None)
     args.game_name = name
     return spec, args, hook
+
+
+def leading_values(option: Any, words: list[str]) -> tuple[list[str], list[str]]:
+    """The leading words that are values of a positional game option (``3 4 5`` of
+    ``nim 3 4 5 1:2 --json``), and the words after them."""
+    count = 0
+    for word in words:
+        if word.startswith("-") and not word[1:].isdigit():
+            break
+        try:
+            option.parse(word)
+        except (ValueError, TypeError) as error:
+            if word.lstrip("-").isdigit():  # a number, but not an acceptable one
+                raise UsageError(f"bad {option.name} value {word!r}: {error}") from None
+            break
+        count += 1
+    return words[:count], words[count:]
 
 
 def _names() -> list[str]:

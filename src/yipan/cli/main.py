@@ -17,6 +17,8 @@ COMMAND_MODULES = (
     "yipan.cli.analyze",
     "yipan.cli.solve",
     "yipan.cli.sg",
+    "yipan.cli.serve",
+    "yipan.cli.watch",
     "yipan.cli.gomocup",
 )
 

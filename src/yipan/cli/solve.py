@@ -87,6 +87,6 @@ def _mcts(game, state, args, *, solver: bool):
     except ImportError:
         raise UsageError("MCTS is not available in this build of yipan") from None
     if args.iterations is None and args.time is None:
-        args.iterations = 20_000
+        args.iterations = 200_000 if solver else 20_000  # the solver stops once proven
     limit = Limit(nodes=args.iterations, time=args.time)
     return mcts(game, state, limit=limit, rng=random.Random(args.seed), solver=solver)

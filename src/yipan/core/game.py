@@ -11,6 +11,7 @@ Optional methods are *declared* in ``GameInfo`` (``heuristic``, ``move_ordering`
 
 from __future__ import annotations
 
+import random
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
@@ -59,6 +60,7 @@ class GameInfo:
     move_ordering: bool = False  # provides order_moves(s, moves)
     symmetry: bool = False  # provides canonical(s) and symmetries(s)
     bounds: bool = False  # provides value_bounds(s): what the side to move can still achieve
+    playout: bool = False  # provides playout(s, rng): its own simulation policy, for MCTS
     grid: tuple[int, int] | None = None  # (rows, cols) when the board is a grid of cells
     max_moves: int | None = None  # an upper bound on a game's length, when one is known
 
@@ -163,6 +165,14 @@ class Game(ABC, Generic[State, Move]):
     def symmetries(self, state: State) -> Sequence[State]:
         """Every image of the state under the board's symmetries, itself included."""
         return (state,)
+
+    def playout(self, state: State, rng: random.Random) -> float:
+        """Play to the end with the game's own policy (declare ``info.playout``); for MCTS.
+
+        Returns the result for player 0: +1 win, 0 draw, -1 loss in a two-player game; in a
+        one-player game any reward where larger is better (2048: the final score).
+        """
+        raise CapabilityError(f"{self.info.name} has no playout policy of its own")
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Any, float]]:
         """At a chance node: ``[(outcome, probability), ...]`` (declare ``info.chance``)."""

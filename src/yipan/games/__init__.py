@@ -74,6 +74,14 @@ def _heap_games() -> None:
 _heap_games()
 
 register_game(GameSpec(
+    name="2048",
+    title="2048 (one player against chance)",
+    factory="yipan.games.g2048:G2048",
+    ai="yipan.games.g2048:make_ai",
+    cli="yipan.games.g2048_cli",
+))
+
+register_game(GameSpec(
     name="gomoku",
     title="Gomoku (five in a row)",
     factory="yipan.games.gomoku:Gomoku",

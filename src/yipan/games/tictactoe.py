@@ -224,11 +224,16 @@ class TicTacToe(Game[Board, int]):
     def view(self, state: Board) -> dict:
         empty = self.full & ~(state.first | state.second)
         playing = self.outcome(state) is None
+        winning = [line for line in self.lines
+                   if line & state.first == line or line & state.second == line]
+        highlight = sorted({self.coordinates(bit) for line in winning[:1] for bit in self.cells
+                            if line >> bit & 1})
         return {
             "kind": "grid",
             "rows": self.rows,
             "cols": self.cols,
             "k": self.k,
+            "highlight": [list(cell) for cell in highlight],
             "cells": [[self.cell(state, r, c) for c in range(self.cols)] for r in range(self.rows)],
             "move_at": [[self.format_move(self.bit(r, c))
                          if playing and empty >> self.bit(r, c) & 1 else None

@@ -1,0 +1,1 @@
+"""Fast playouts (numba) for MCTS on the flagship games, over their integer states."""

@@ -1,0 +1,157 @@
+"""UCT for Connect Four entirely in numba: the tree in preallocated arrays, the playouts of
+``connect4.random_playout``.
+
+The generic ``yipan.search.mcts`` spends most of an iteration in Python (selection over dicts
+of nodes), so fast playouts alone do not make it fast. Here the same algorithm (UCB1
+selection, one child expanded per iteration, a random playout, results backed up with their
+sign flipped at each ply) runs over arrays::
+
+    node i:  current[i], mask[i], moves[i]   its position (Pons' layout, see connect4.py)
+             child[i, c]                     the node after playing column c, or -1
+             visits[i], total[i]             results for the player who moved INTO node i
+             result[i]                       UNKNOWN, or the finished game's result for
+                                             that player (+1 win, 0 draw)
+
+No solver and no chance here: it is the flagship game's fast player, checked against the
+generic MCTS (same choices on tactical positions) in the tests.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from types import MappingProxyType
+
+import numpy as np
+from numba import njit
+
+from ...core import Limit, SearchResult
+from ..mcts import DEFAULT_EXPLORATION, MCTSStats
+from .connect4 import _next_random, has_four, random_playout
+
+UNKNOWN = 2.0  # result[i] of a node whose game goes on
+MAX_NODES = 1_000_000  # about 100 MB of arrays; a search by time stops when the tree is full
+
+
+class Connect4Tree:
+    """The arrays of one search; ``capacity`` nodes at most (one per iteration, plus the root)."""
+
+    def __init__(self, capacity: int, width: int) -> None:
+        self.current = np.zeros(capacity, np.int64)
+        self.mask = np.zeros(capacity, np.int64)
+        self.moves = np.zeros(capacity, np.int64)
+        self.child = np.full((capacity, width), -1, np.int64)
+        self.visits = np.zeros(capacity, np.int64)
+        self.total = np.zeros(capacity, np.float64)
+        self.result = np.full(capacity, UNKNOWN)
+
+
+@njit(cache=True)
+def run_iterations(current, mask, moves, child, visits, total, result, size, iterations,
+                   width, height, exploration, seed):
+    """Run ``iterations`` UCT iterations on the tree of ``size`` nodes (the root is node 0);
+    returns (new size, generator seed, iterations run): fewer if the arrays are full."""
+    stride = height + 1
+    path = np.empty(width * height + 2, np.int64)
+    untried = np.empty(width, np.int64)
+    done = 0
+    for _ in range(iterations):
+        if size + 1 >= current.shape[0]:
+            break
+        done += 1
+        node = 0
+        length = 1
+        path[0] = 0
+        while result[node] == UNKNOWN:
+            count = 0
+            for col in range(width):
+                if child[node, col] < 0 and not mask[node] & (1 << (height - 1 + col * stride)):
+                    untried[count] = col
+                    count += 1
+            if count > 0:
+                seed, draw = _next_random(seed)
+                col = untried[int(draw % np.uint64(count))]
+                column = ((1 << height) - 1) << (col * stride)
+                new_mask = mask[node] | (mask[node] + (1 << (col * stride)))
+                mine = current[node] | (new_mask & column & ~mask[node])
+                new = size
+                size += 1
+                current[new] = mine ^ new_mask
+                mask[new] = new_mask
+                moves[new] = moves[node] + 1
+                if has_four(mine, stride):
+                    result[new] = 1.0
+                elif moves[new] == width * height:
+                    result[new] = 0.0
+                child[node, col] = new
+                path[length] = new
+                length += 1
+                node = new
+                break
+            log_visits = math.log(visits[node])
+            best = -1
+            best_score = -1e300
+            for col in range(width):
+                c = child[node, col]
+                if c >= 0:
+                    score = (total[c] / visits[c]
+                             + exploration * math.sqrt(log_visits / visits[c]))
+                    if score > best_score:
+                        best_score = score
+                        best = c
+            node = best
+            path[length] = node
+            length += 1
+        if result[node] != UNKNOWN:
+            value = result[node]
+        else:
+            outcome, seed = random_playout(current[node], mask[node], moves[node], width,
+                                           height, seed)
+            value = -float(outcome)  # the playout's result is for the side to move at node
+        for i in range(length - 1, -1, -1):
+            visits[path[i]] += 1
+            total[path[i]] += value
+            value = -value
+    return size, seed, done
+
+
+def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: random.Random,
+                  width: int = 7, height: int = 6,
+                  exploration: float = DEFAULT_EXPLORATION) -> SearchResult:
+    """UCT from a Connect Four position (not finished) under ``limit`` (iterations or time).
+
+    Moves are columns 0..width-1; the result is as ``yipan.search.mcts`` gives it (the most
+    visited move, its mean result in [-1, 1] for the side to move, visits per move).
+    """
+    if limit.nodes is None and limit.time is None:
+        raise ValueError("mcts needs a limit on iterations (Limit(nodes=...)) or time")
+    start = time.perf_counter()
+    deadline = None if limit.time is None else start + limit.time
+    budget = limit.nodes if limit.nodes is not None else 1 << 62
+    capacity = min(budget, MAX_NODES) + 2
+    tree = Connect4Tree(capacity, width)
+    tree.current[0], tree.mask[0], tree.moves[0] = current, mask, moves
+    seed = np.uint64(rng.getrandbits(64) | 1)
+    size, done = 1, 0
+    chunk = 2048 if deadline is not None else budget
+    while done < budget:
+        step = min(chunk, budget - done)
+        size, seed, ran = run_iterations(
+            tree.current, tree.mask, tree.moves, tree.child, tree.visits, tree.total,
+            tree.result, size, step, width, height, exploration, seed)
+        done += ran
+        if ran < step or (deadline is not None and time.perf_counter() >= deadline):
+            break
+    elapsed = time.perf_counter() - start
+    visits = {c: int(tree.visits[n]) for c in range(width) if (n := tree.child[0, c]) >= 0}
+    values = {c: float(tree.total[n] / tree.visits[n])
+              for c in range(width) if (n := tree.child[0, c]) >= 0}
+    most = max(visits.values(), default=0)
+    tied = [c for c, v in visits.items() if v == most]
+    move = rng.choice(tied) if tied else None
+    return SearchResult(
+        move=move, value=values.get(move, 0.0), pv=(move,) if move is not None else (),
+        move_values=MappingProxyType(values), depth=1, exact=False,
+        stats=MCTSStats(nodes=int(tree.visits[0]), elapsed=elapsed,
+                        visits=MappingProxyType(visits), tree_size=size))

@@ -1,0 +1,256 @@
+"""The web app: a JSON API over the game registry and the engines, and the page that uses it.
+
+Stateless per request: every call carries the game, its options and the moves so far (in the
+game's own notation), so a position is a URL and any number of tabs can play at once.
+
+    GET  /api/games                      the games, their options, the engines
+    POST /api/games/{name}/state         {moves, options} -> board, side to move, legal moves
+    POST /api/games/{name}/analyze       {moves, options, engine, limit, analysis} -> result
+    POST /api/games/{name}/stream        the same, as server-sent events: one per depth
+    GET  /api/openapi.json               the API's OpenAPI document
+
+Bad input gets a 4xx with ``{"error": "..."}`` naming the problem.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import anyio
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..core import (
+    CapabilityError,
+    GameOptionError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Limit,
+    UnknownGameError,
+    YipanError,
+    game_spec,
+    list_games,
+)
+from .engines import ENGINES, SearchJob, UnknownEngineError, check_job, engines_for
+from .positions import (
+    MoveListTooLongError,
+    Position,
+    describe_position,
+    load_position,
+    option_descriptions,
+)
+from .schemas import AnalyzeRequest, StateRequest
+from .workers import SearchFailed, SearchRunner, ServerBusy
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 64 * 1024  # bytes: far more than the longest move list of any game needs
+
+
+def create_app(*, max_running: int = 2, max_waiting: int = 8,
+               start_method: str = "forkserver") -> FastAPI:
+    """The app, with at most ``max_running`` searches at once and ``max_waiting`` queued."""
+    runner = SearchRunner(max_running, max_waiting, start_method)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        warming = asyncio.create_task(runner.warm_up())
+        yield
+        warming.cancel()
+        runner.close()
+
+    app = FastAPI(title="yipan", version="0.1.0", lifespan=lifespan,
+                  description="Play strategy games and watch the AI think.",
+                  docs_url=None, redoc_url=None,  # their pages load scripts from the internet
+                  openapi_url="/api/openapi.json")
+    app.state.runner = runner
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY)
+    _add_error_handlers(app)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/games")
+    def games() -> dict[str, Any]:
+        """Every registered game with its options, and the engines this server has."""
+        listing = []
+        for name in list_games():
+            spec = game_spec(name)
+            listing.append({"name": spec.name, "title": spec.title,
+                            "aliases": list(spec.aliases),
+                            "options": option_descriptions(spec)})
+        return {"games": listing, "engines": list(ENGINES)}
+
+    @app.post("/api/games/{name}/state")
+    def state(name: str, request: StateRequest) -> dict[str, Any]:
+        """The board to draw after ``moves``, the side to move, the legal moves, the outcome."""
+        position = load_position(name, request.options, request.moves)
+        return describe_position(position, engines_for(position))
+
+    @app.post("/api/games/{name}/analyze")
+    async def analyze(name: str, request: AnalyzeRequest) -> dict[str, Any]:
+        """Search the position; the answer is the deepest result found within the limit."""
+        job = await _prepare(name, request)
+        return await runner.run(job)
+
+    @app.post("/api/games/{name}/stream", response_class=StreamingResponse,
+              responses={200: {"content": {"text/event-stream": {}}}})
+    async def stream(name: str, request: AnalyzeRequest) -> StreamingResponse:
+        """Server-sent events while the search runs: ``progress`` after each completed depth,
+        then ``done`` (the answer) or ``error``. Closing the connection ends the search."""
+        job = await _prepare(name, request)
+        if runner.busy():
+            raise ServerBusy("the server is busy with other searches; try again in a moment")
+        return EventStream(_events(runner, job), media_type="text/event-stream",
+                           headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    return app
+
+
+async def _prepare(name: str, request: AnalyzeRequest) -> SearchJob:
+    """Check a search request in a worker thread (replaying moves is quick, but not free)."""
+    position: Position = await anyio.to_thread.run_sync(
+        partial(load_position, name, request.options, request.moves))
+    check_job(position, request.engine)
+    limit = request.limit
+    return SearchJob(game=name, moves=tuple(request.moves), engine=request.engine,
+                     limit=Limit(depth=limit.depth, nodes=limit.nodes, time=limit.time),
+                     options=request.options, analysis=request.analysis, level=request.level,
+                     seed=request.seed if request.seed is not None else random.getrandbits(63))
+
+
+def _event(kind: str, data: dict[str, Any]) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+
+
+async def _events(runner: SearchRunner, job: SearchJob) -> AsyncIterator[str]:
+    last = None
+    try:
+        async with runner.search(job) as results:
+            async for last in results:
+                yield _event("progress", last)
+    except YipanError as error:
+        yield _event("error", {"error": str(error)})
+        return
+    if last is None:
+        yield _event("error", {"error": "the search gave no result"})
+    else:
+        yield _event("done", last)
+
+
+class EventStream(StreamingResponse):
+    """A stream that always watches for the client going away, and then stops (whatever ASGI
+    version the server speaks), so an abandoned search is ended at once, not at its next
+    result."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async with anyio.create_task_group() as group:
+
+            async def stream_then_stop() -> None:
+                await self.stream_response(send)
+                group.cancel_scope.cancel()
+
+            group.start_soon(stream_then_stop)
+            await self.listen_for_disconnect(receive)
+            group.cancel_scope.cancel()
+
+
+# -- errors ---------------------------------------------------------------------------------------
+def error_status(error: YipanError) -> int:
+    """The HTTP status of an error of ours: whose fault, and which kind."""
+    if isinstance(error, UnknownGameError):
+        return 404
+    if isinstance(error, ServerBusy):
+        return 503
+    if isinstance(error, SearchFailed):
+        return 422 if error.kind == "input" else 500
+    if isinstance(error, MoveListTooLongError):
+        return 413
+    if isinstance(error, (InvalidMoveError, IllegalMoveError, GameOptionError, CapabilityError,
+                          UnknownEngineError)):
+        return 422
+    return 400
+
+
+def _validation_message(error: RequestValidationError) -> tuple[int, str]:
+    problems = error.errors()
+    if not problems:
+        return 422, "invalid request"
+    first = problems[0]
+    if first.get("type") == "json_invalid":
+        return 400, f"malformed JSON: {first.get('ctx', {}).get('error', first.get('msg'))}"
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    return 422, f"{where or 'body'}: {first.get('msg', 'invalid')}"
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(YipanError)
+    async def yipan_error(request: Request, error: YipanError) -> JSONResponse:
+        return JSONResponse({"error": str(error)}, status_code=error_status(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        status, message = _validation_message(error)
+        return JSONResponse({"error": message}, status_code=status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code,
+                            headers=getattr(error, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"error": f"internal error: {type(error).__name__}"},
+                            status_code=500)
+
+
+class BodyLimit:
+    """Refuse (413) a request body over ``max_bytes`` before anything parses it."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_bytes:
+                response = JSONResponse(
+                    {"error": f"request body over {self.max_bytes} bytes"}, status_code=413)
+                await response(scope, receive, send)
+                return
+        first = {"type": "http.request", "body": bytes(body), "more_body": False}
+        await self.app(scope, _replay([first], receive), send)
+
+
+def _replay(messages: list[dict[str, Any]], receive: Receive) -> Receive:
+    """A ``receive`` that gives ``messages`` first, then reads on (for the disconnect)."""
+    pending = list(messages)
+
+    async def replayed() -> dict[str, Any]:
+        return pending.pop(0) if pending else await receive()
+
+    return replayed

@@ -1,0 +1,64 @@
+// The JSON API of yipan's web app. Every request carries the whole position (game, options,
+// moves): the server remembers nothing between requests.
+
+export class ApiError extends Error {}
+
+async function post(path, body, signal) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
+  return response;
+}
+
+async function json(response) {
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new ApiError(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+export async function listGames() {
+  return json(await fetch("/api/games"));
+}
+
+export async function getState(game, options, moves) {
+  return json(await post(`/api/games/${encodeURIComponent(game)}/state`, { options, moves }));
+}
+
+// Run a search and call onResult(result, done) for each server-sent event: one per completed
+// depth, then the answer. Aborting `signal` closes the connection, which ends the search.
+export async function streamSearch(game, request, onResult, signal) {
+  const response = await post(`/api/games/${encodeURIComponent(game)}/stream`, request, signal);
+  if (!response.ok) await json(response);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let answer = null;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = parseEvent(block);
+      if (event.kind === "error") throw new ApiError(event.data.error);
+      if (event.kind === "done") answer = event.data;
+      onResult(event.data, event.kind === "done");
+    }
+  }
+  if (answer === null) throw new ApiError("the search ended without an answer");
+  return answer;
+}
+
+function parseEvent(block) {
+  let kind = "message";
+  const data = [];
+  for (const line of block.split("\n")) {
+    if (line.startsWith("event:")) kind = line.slice(6).trim();
+    else if (line.startsWith("data:")) data.push(line.slice(5).trim());
+  }
+  return { kind, data: JSON.parse(data.join("\n") || "{}") };
+}

@@ -1,0 +1,66 @@
+"""The event stream on a real server: a search ends as soon as its client goes away."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+httpx = pytest.importorskip("httpx", reason="the stream test needs httpx")
+
+X_WINS_NEXT = ["a1", "a2", "b1", "b2"]
+
+
+def test_a_search_stops_when_the_client_goes_away(live_server) -> None:
+    url, app = live_server
+    runner = app.state.runner
+    # far too large to finish: it would run for its whole 30 s if nobody stopped it
+    body = {"options": {"size": "7x7", "k": 5}, "limit": {"time": 30}}
+    with httpx.Client(timeout=60) as http:
+        with http.stream("POST", f"{url}/api/games/tictactoe/stream", json=body) as response:
+            assert response.status_code == 200
+            first = next(line for line in response.iter_lines() if line.startswith("event:"))
+            assert first == "event: progress"
+            assert runner.running == 1
+        # the connection is closed here, in the middle of the search
+        deadline = time.monotonic() + 45
+        while runner.running and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert runner.running == 0
+        assert runner.cancelled == 1  # interrupted, not finished
+        started = runner.started
+        result = http.post(f"{url}/api/games/tictactoe/analyze",
+                           json={"moves": X_WINS_NEXT, "limit": {"time": 10}}).json()
+        assert result["move"] == "c1"
+        assert runner.started == started  # the interrupted worker served the next search
+
+
+def test_a_dead_worker_is_replaced(live_server) -> None:
+    url, app = live_server
+    runner = app.state.runner
+    with httpx.Client(timeout=60) as http:
+        http.post(f"{url}/api/games/tictactoe/analyze", json={"moves": X_WINS_NEXT})
+        assert runner._idle, "a worker should be waiting after a search"
+        for worker in runner._idle:
+            worker.process.kill()
+            worker.process.join()
+        result = http.post(f"{url}/api/games/tictactoe/analyze",
+                           json={"moves": X_WINS_NEXT, "limit": {"time": 10}}).json()
+        assert result["move"] == "c1"
+
+
+def test_a_full_server_answers_busy_and_keeps_serving(server_factory) -> None:
+    long_search = {"options": {"size": "7x7", "k": 5}, "limit": {"time": 30}}
+    with server_factory(max_running=1, max_waiting=0) as (url, app), \
+            httpx.Client(timeout=60) as http:
+        with http.stream("POST", f"{url}/api/games/tictactoe/stream",
+                         json=long_search) as response:
+            next(line for line in response.iter_lines() if line.startswith("event:"))
+            busy = http.post(f"{url}/api/games/tictactoe/analyze", json={"moves": X_WINS_NEXT})
+            assert busy.status_code == 503 and "busy" in busy.json()["error"]
+            assert http.get(f"{url}/api/games").status_code == 200  # cheap requests still served
+        deadline = time.monotonic() + 45
+        while app.state.runner.running and time.monotonic() < deadline:
+            time.sleep(0.05)
+        result = http.post(f"{url}/api/games/tictactoe/analyze", json={"moves": X_WINS_NEXT})
+        assert result.json()["move"] == "c1"
