@@ -133,14 +133,14 @@ class Brain:
         other = len(stones) - own
         self.colour = 1 if other == own + 1 else 0
         engine.reset()
-        errors = []
+        notes = []
         for x, y, field in stones:
             point = y * self.size + x
             if not engine.is_empty(point):
-                errors.append(f"ERROR {x},{y} is given twice; the second is ignored")
+                notes.append(f"MESSAGE {x},{y} is given twice; the second is ignored")
                 continue
             engine.play(point, self.colour if field == 1 else 1 - self.colour)
-        return [*errors, self._think()]
+        return [*notes, self._think()]
 
     def info(self, rest: str) -> list[str]:
         key, _, value = rest.partition(" ")
