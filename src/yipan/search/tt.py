@@ -15,26 +15,20 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from ..core import HEURISTIC_LIMIT
+from ..core import add_plies
 
 EXACT, LOWER, UPPER = 0, 1, 2
 EXACT_DEPTH = 1 << 30
 
 
 def to_table(value: float, ply: int) -> float:
-    if value > HEURISTIC_LIMIT:
-        return value + ply
-    if value < -HEURISTIC_LIMIT:
-        return value - ply
-    return value
+    """A value found ``ply`` plies below the root, as counted from its own node."""
+    return add_plies(value, -ply)
 
 
 def from_table(value: float, ply: int) -> float:
-    if value > HEURISTIC_LIMIT:
-        return value - ply
-    if value < -HEURISTIC_LIMIT:
-        return value + ply
-    return value
+    """A node-relative value, as counted from the root ``ply`` plies above."""
+    return add_plies(value, ply)
 
 
 class TranspositionTable:
