@@ -46,7 +46,7 @@ class TranspositionTable:
         self.bits = max(1, (capacity - 1).bit_length())
         self.capacity = 1 << self.bits
         self.shift = 64 - self.bits
-        self.slots: list[Any] = [None] * capacity
+        self.slots: list[Any] = [None] * self.capacity
         self.generation = 0
         self.stores = 0
         self.replaced = 0
