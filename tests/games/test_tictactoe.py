@@ -103,7 +103,7 @@ def test_value_bounds_are_sound():
 
 def test_view_draws_the_board_and_the_winning_line():
     game = yipan.get_game("tictactoe")
-    won = replay(game, "a1 a2 b1 b2 c1".split())[-1]
+    won = replay(game, ["a1", "a2", "b1", "b2", "c1"])[-1]
     view = game.view(won)
     assert view["cells"][0] == [0, 0, 0] and view["cells"][1] == [1, 1, None]
     assert view["highlight"] == [[0, 0], [0, 1], [0, 2]]

@@ -19,7 +19,8 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(**settings) -> Iterator[tuple[str, object]]:
-    """Yield (base URL, app) of a server that stops when the block ends."""
+    """Yield (base URL, app) of a server, its search workers warm, that stops when the block
+    ends."""
     uvicorn = pytest.importorskip("uvicorn", reason="the web tests need the web extra (uvicorn)")
     pytest.importorskip("fastapi", reason="the web tests need the web extra (fastapi)")
     from yipan.web import create_app
@@ -33,6 +34,14 @@ def running_server(**settings) -> Iterator[tuple[str, object]]:
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    # the pool warms up in the background; a test that counts worker starts must not see one
+    # of the warm-up's starts land in the middle of it
+    runner = app.state.runner
+    deadline = time.monotonic() + 60
+    while len(runner._idle) < runner.max_running:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server's search workers did not start")
         time.sleep(0.05)
     try:
         yield f"http://127.0.0.1:{port}", app

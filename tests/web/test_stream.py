@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import pytest
 
 httpx = pytest.importorskip("httpx", reason="the stream test needs httpx")
 
 X_WINS_NEXT = ["a1", "a2", "b1", "b2"]
+
+
+def next_event(lines: Iterator[str]) -> str:
+    """The name of the next event in a stream's lines.
+
+    The caller keeps ``lines`` (one ``response.iter_lines()``) as long as the stream is to stay
+    open: an httpx line iterator dropped half-read closes the connection when it is collected,
+    and the server then (rightly) stops the search.
+    """
+    for line in lines:
+        if line.startswith("event:"):
+            return line.removeprefix("event:").strip()
+    raise AssertionError("the stream ended before its next event")
 
 
 def test_a_search_stops_when_the_client_goes_away(live_server) -> None:
@@ -19,8 +33,8 @@ def test_a_search_stops_when_the_client_goes_away(live_server) -> None:
     with httpx.Client(timeout=60) as http:
         with http.stream("POST", f"{url}/api/games/tictactoe/stream", json=body) as response:
             assert response.status_code == 200
-            first = next(line for line in response.iter_lines() if line.startswith("event:"))
-            assert first == "event: progress"
+            lines = response.iter_lines()
+            assert next_event(lines) == "progress"
             assert runner.running == 1
         # the connection is closed here, in the middle of the search
         deadline = time.monotonic() + 45
@@ -55,7 +69,8 @@ def test_a_full_server_answers_busy_and_keeps_serving(server_factory) -> None:
             httpx.Client(timeout=60) as http:
         with http.stream("POST", f"{url}/api/games/tictactoe/stream",
                          json=long_search) as response:
-            next(line for line in response.iter_lines() if line.startswith("event:"))
+            lines = response.iter_lines()
+            assert next_event(lines) == "progress"  # the long search is running
             busy = http.post(f"{url}/api/games/tictactoe/analyze", json={"moves": X_WINS_NEXT})
             assert busy.status_code == 503 and "busy" in busy.json()["error"]
             assert http.get(f"{url}/api/games").status_code == 200  # cheap requests still served

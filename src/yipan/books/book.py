@@ -90,7 +90,7 @@ def positions(game: Game, max_ply: int | None) -> Iterator[tuple[Hashable, Any]]
 def build_book(game: Game, path: str | os.PathLike | None = None, *,
                max_ply: int | None = None, options: dict[str, Any] | None = None) -> Book:
     """Solve every position up to ``max_ply`` (None: the whole game) and save it to ``path``."""
-    table = TranspositionTable(1_000_003)
+    table = TranspositionTable(1 << 20)
     book = Book(game.info.name, dict(options or {}), -1 if max_ply is None else max_ply)
     for key, state in positions(game, max_ply):
         book.values[key] = int(alphabeta(game, state, tt=table).value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import HEURISTIC_LIMIT, Game, SearchResult, SearchStats
+from ..core import Game, SearchResult, SearchStats, add_plies
 from ..players import Choice, Player
 from .book import Book
 
@@ -28,7 +28,7 @@ class BookPlayer:
             if child_value is None:
                 return None
             # the child's value is for the opponent, counted from the child: one ply further
-            values[move] = -_one_ply_further(child_value)
+            values[move] = -add_plies(child_value, 1)
         return values
 
     def choose(self, game: Game, state: Any) -> Choice:
@@ -41,11 +41,3 @@ class BookPlayer:
                               depth=1, exact=True, stats=SearchStats())
         return Choice(move, result)
 
-
-def _one_ply_further(value: float) -> float:
-    """A child's node-relative value seen from its parent: wins and losses one ply later."""
-    if value > HEURISTIC_LIMIT:
-        return value - 1
-    if value < -HEURISTIC_LIMIT:
-        return value + 1
-    return value

@@ -6,7 +6,7 @@ import argparse
 
 from ..core import Limit, SearchResult, describe_value, replay
 from ..search import alphabeta
-from .common import game_from_args, moves_from_args, parse_game_command, print_json
+from .common import moves_from_args, print_json, start_game_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,13 +27,10 @@ def add_analyze_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    spec, args, hook = parse_game_command("analyze", args.argv, "Analyse a position.",
-                                          add_analyze_arguments)
-    game = game_from_args(spec, args, args.game_name)
-    if hook is not None and hasattr(hook, "run"):
-        status = hook.run("analyze", args, game)
-        if status is not None:
-            return status
+    args, game, status = start_game_command("analyze", args.argv, "Analyse a position.",
+                                            add_analyze_arguments)
+    if status is not None:
+        return status
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves)[-1]
     outcome = game.outcome(state)

@@ -93,6 +93,18 @@ def leading_values(option: Any, words: list[str]) -> tuple[list[str], list[str]]
     return words[:count], words[count:]
 
 
+def start_game_command(command: str, argv: Sequence[str], help_text: str,
+                       add_arguments: Any) -> tuple[argparse.Namespace, Game, int | None]:
+    """Parse ``yipan COMMAND GAME ...``, make the game, and give its hook the first word.
+
+    Returns the arguments, the game, and the hook's exit status (None: the generic command
+    goes on)."""
+    spec, args, hook = parse_game_command(command, argv, help_text, add_arguments)
+    game = game_from_args(spec, args, args.game_name)
+    status = hook.run(command, args, game) if hook is not None and hasattr(hook, "run") else None
+    return args, game, status
+
+
 def _names() -> list[str]:
     from ..core import list_games
 

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "yipan.cli.sg",
     "yipan.cli.serve",
     "yipan.cli.watch",
+    "yipan.cli.gomocup",
     "yipan.cli.book",
 )
 

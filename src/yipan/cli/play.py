@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from ..core import CHANCE, Game, describe_value
 from ..players import HumanPlayer, Player, QuitRequested, UndoRequested, make_ai
-from .common import game_from_args, parse_game_command
+from .common import start_game_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,13 +36,10 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    spec, args, hook = parse_game_command("play", args.argv, "Play against the AI.",
-                                          add_play_arguments)
-    game = game_from_args(spec, args, args.game_name)
-    if hook is not None and hasattr(hook, "run"):
-        status = hook.run("play", args, game)
-        if status is not None:
-            return status
+    args, game, status = start_game_command("play", args.argv, "Play against the AI.",
+                                            add_play_arguments)
+    if status is not None:
+        return status
     rng = random.Random(args.seed)
     ai = make_ai(game, args.level, rng, args.time)
     human = 0 if args.first == "human" else 1

@@ -14,7 +14,7 @@ import sys
 
 from ..core import Limit, describe_value, replay
 from ..search import PLAIN, Options, TracePrinter, alphabeta, iterate, minimax
-from .common import UsageError, game_from_args, moves_from_args, parse_game_command, print_json
+from .common import UsageError, moves_from_args, print_json, start_game_command
 
 ALGORITHMS = ("minimax", "alphabeta", "alphabeta-tt", "iterative", "mcts", "mcts-solver")
 
@@ -40,13 +40,10 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    spec, args, hook = parse_game_command("solve", args.argv, "Solve a position.",
-                                          add_solve_arguments)
-    game = game_from_args(spec, args, args.game_name)
-    if hook is not None and hasattr(hook, "run"):
-        status = hook.run("solve", args, game)
-        if status is not None:
-            return status
+    args, game, status = start_game_command("solve", args.argv, "Solve a position.",
+                                            add_solve_arguments)
+    if status is not None:
+        return status
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves)[-1]
     trace = None
@@ -68,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = _mcts(game, state, args, solver=algorithm == "mcts-solver")
     if args.json:
-        print_json({"game": spec.name, "moves": moves, "algorithm": algorithm,
+        print_json({"game": game.info.name, "moves": moves, "algorithm": algorithm,
                     **result.to_dict(game)})
         return 0
     print(f"value: {result.value:g} ({describe_value(result.value, result.exact)} "

@@ -20,6 +20,7 @@ from .results import (
     Limit,
     SearchResult,
     SearchStats,
+    add_plies,
     describe_value,
     is_loss,
     is_win,
@@ -31,7 +32,8 @@ __all__ = [
     "CHANCE", "DRAW", "HEURISTIC_LIMIT", "INFINITY", "MAX_PLY", "WIN",
     "Budget", "CapabilityError", "Game", "GameInfo", "GameOption", "GameOptionError",
     "GameSpec", "IllegalMoveError", "InvalidMoveError", "Limit", "Outcome", "SearchAborted",
-    "SearchResult", "SearchStats", "UnknownGameError", "YipanError", "describe_value",
+    "SearchResult", "SearchStats", "UnknownGameError", "YipanError", "add_plies",
+    "describe_value",
     "game_spec", "get_game", "is_loss", "is_win", "list_games", "plies_to_end",
     "register_game", "replay", "require", "terminal_value",
 ]

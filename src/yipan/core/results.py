@@ -38,6 +38,16 @@ def plies_to_end(value: float) -> int | None:
     return None
 
 
+def add_plies(value: float, plies: int) -> float:
+    """A win or loss ``plies`` half-moves further away (``plies`` < 0: nearer); other values
+    unchanged. A child's value seen from its parent is ``-add_plies(child_value, 1)``."""
+    if value > HEURISTIC_LIMIT:
+        return value - plies
+    if value < -HEURISTIC_LIMIT:
+        return value + plies
+    return value
+
+
 def describe_value(value: float, exact: bool = True) -> str:
     """Human words for a value: ``win in 3``, ``loss in 4``, ``draw``, or ``+12.5`` (heuristic)."""
     plies = plies_to_end(value)

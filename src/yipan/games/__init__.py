@@ -102,3 +102,16 @@ register_game(GameSpec(
     ai="yipan.games.g2048:make_ai",
     cli="yipan.games.g2048_cli",
 ))
+
+register_game(GameSpec(
+    name="gomoku",
+    title="Gomoku (five in a row)",
+    factory="yipan.games.gomoku:Gomoku",
+    options=(
+        GameOption("size", int, 15, "board size, 7 to 22"),
+        GameOption("rule", str, "freestyle", "freestyle (five or more) or standard (exactly five)",
+                   choices=("freestyle", "standard")),
+    ),
+    ai="yipan.games.gomoku.players:make_ai",
+    cli="yipan.games.gomoku.cli",
+))

@@ -59,7 +59,7 @@ class Options:
 
 
 FULL = Options()
-DEFAULT_TABLE_SIZE = 200_003  # slots of a table made for one search (a prime; see tt.py)
+DEFAULT_TABLE_SIZE = 1 << 17  # slots of a table made for one search
 PLAIN = Options(table=False, symmetry=False, ordering=False, pvs=False, bounds=False)
 
 

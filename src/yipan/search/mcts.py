@@ -49,6 +49,7 @@ from ..core import (
     Limit,
     SearchResult,
     SearchStats,
+    add_plies,
     require,
 )
 
@@ -262,8 +263,8 @@ class _Search:
 def chooser_bounds(child: Node, sign: int) -> tuple[float, float]:
     """A child's bounds for the player choosing it (sign +1: player 0), a ply further."""
     if sign == 1:
-        return one_ply_further(child.lower), one_ply_further(child.upper)
-    return -one_ply_further(child.upper), -one_ply_further(child.lower)
+        return add_plies(child.lower, 1), add_plies(child.upper, 1)
+    return -add_plies(child.upper, 1), -add_plies(child.lower, 1)
 
 
 def result_of(bound: float) -> float:
@@ -275,8 +276,8 @@ def update_bounds(node: Node) -> bool:
     """Recompute a decision node's bounds from its children; True if they changed."""
     if node.mover == CHANCE or not node.children:
         return False
-    lowers = [one_ply_further(c.lower) for c in node.children.values()]
-    uppers = [one_ply_further(c.upper) for c in node.children.values()]
+    lowers = [add_plies(c.lower, 1) for c in node.children.values()]
+    uppers = [add_plies(c.upper, 1) for c in node.children.values()]
     if node.mover == 0:
         lower, upper = max(lowers), (max(uppers) if not node.untried else math.inf)
     else:
@@ -284,15 +285,6 @@ def update_bounds(node: Node) -> bool:
     changed = (lower, upper) != (node.lower, node.upper)
     node.lower, node.upper = lower, upper
     return changed
-
-
-def one_ply_further(value: float) -> float:
-    """A value seen one ply further from the end: a win or a loss is one ply longer."""
-    if value > HEURISTIC_LIMIT:
-        return value - 1
-    if value < -HEURISTIC_LIMIT:
-        return value + 1
-    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,8 +439,8 @@ def _result(game: Game, summary: RootSummary, rng: random.Random, reused: int, w
     for move, visits in summary.visits.items():
         lower, upper = summary.bounds[move]
         low, high = chooser[move] = (
-            (one_ply_further(lower), one_ply_further(upper)) if sign == 1
-            else (-one_ply_further(upper), -one_ply_further(lower)))
+            (add_plies(lower, 1), add_plies(upper, 1)) if sign == 1
+            else (-add_plies(upper, 1), -add_plies(lower, 1)))
         if low == high:
             move_values[move] = low
         elif visits:

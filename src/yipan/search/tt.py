@@ -15,40 +15,38 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from ..core import HEURISTIC_LIMIT
+from ..core import add_plies
 
 EXACT, LOWER, UPPER = 0, 1, 2
 EXACT_DEPTH = 1 << 30
+FIBONACCI = 0x9E3779B97F4A7C15  # 2**64 / golden ratio: spreads nearby keys over the table
+MASK64 = (1 << 64) - 1
 
 
 def to_table(value: float, ply: int) -> float:
-    if value > HEURISTIC_LIMIT:
-        return value + ply
-    if value < -HEURISTIC_LIMIT:
-        return value - ply
-    return value
+    """A value found ``ply`` plies below the root, as counted from its own node."""
+    return add_plies(value, -ply)
 
 
 def from_table(value: float, ply: int) -> float:
-    if value > HEURISTIC_LIMIT:
-        return value - ply
-    if value < -HEURISTIC_LIMIT:
-        return value + ply
-    return value
+    """A node-relative value, as counted from the root ``ply`` plies above."""
+    return add_plies(value, ply)
 
 
 class TranspositionTable:
     """Fixed-size slots; ``get`` returns the entry tuple or None."""
 
-    __slots__ = ("capacity", "slots", "generation", "stores", "replaced")
+    __slots__ = ("capacity", "bits", "shift", "slots", "generation", "stores", "replaced")
 
-    def __init__(self, capacity: int = 1_000_003) -> None:
+    def __init__(self, capacity: int = 1 << 20) -> None:
         if capacity < 1:
             raise ValueError("a transposition table needs at least one slot")
-        # a prime number of slots: keys that are plain integers (bitboards) hash to themselves,
-        # and a power of two would index them by their low bits only
-        self.capacity = _next_prime(capacity)
-        self.slots: list[Any] = [None] * capacity
+        # a power of two of slots, indexed by Fibonacci hashing: keys that are plain integers
+        # (bitboards) hash to themselves, and their low bits alone would index badly
+        self.bits = max(1, (capacity - 1).bit_length())
+        self.capacity = 1 << self.bits
+        self.shift = 64 - self.bits
+        self.slots: list[Any] = [None] * self.capacity
         self.generation = 0
         self.stores = 0
         self.replaced = 0
@@ -61,14 +59,17 @@ class TranspositionTable:
         self.slots = [None] * self.capacity
         self.generation = 0
 
+    def index(self, key: Hashable) -> int:
+        return (hash(key) * FIBONACCI & MASK64) >> self.shift
+
     def get(self, key: Hashable) -> tuple | None:
-        entry = self.slots[hash(key) % self.capacity]
+        entry = self.slots[(hash(key) * FIBONACCI & MASK64) >> self.shift]
         if entry is not None and entry[0] == key:
             return entry
         return None
 
     def put(self, key: Hashable, depth: int, flag: int, value: float, move: Any) -> None:
-        index = hash(key) % self.capacity
+        index = (hash(key) * FIBONACCI & MASK64) >> self.shift
         old = self.slots[index]
         if old is not None and old[0] != key:
             if old[5] == self.generation and old[1] > depth:
@@ -80,10 +81,3 @@ class TranspositionTable:
     def __len__(self) -> int:
         return sum(entry is not None for entry in self.slots)
 
-
-def _next_prime(n: int) -> int:
-    """The least prime >= n (trial division: called once per table)."""
-    candidate = max(2, n)
-    while any(candidate % d == 0 for d in range(2, int(candidate ** 0.5) + 1)):
-        candidate += 1
-    return candidate

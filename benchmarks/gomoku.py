@@ -1,0 +1,332 @@
+"""Gomoku engine benchmark: search speed, the VCF puzzles, and matches over the Gomocup protocol.
+
+    PYTHONPATH=src python benchmarks/gomoku.py                 # short run (about two minutes)
+    PYTHONPATH=src python benchmarks/gomoku.py --pairs 5 --time 1.0 --positions 8   # longer
+
+Prints:
+1. nodes/s of the numba alpha-beta against the same depth-limited search in plain Python
+   (``reference_search``) on the same positions, as a ratio;
+2. the VCF puzzles of the reference data ($YIPAN_DATA or ../shared/data): solved, total and
+   slowest time;
+3. matches between brains speaking the protocol through pipes, as a tournament manager runs
+   them: yipan against a random brain, a greedy one-ply brain, and itself at a lower depth
+   without threat search. Colours alternate; each opening of a few random stones is played
+   twice with the colours swapped.
+
+The machine's cores are shared: figures are noisy; compare ratios within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from yipan.games.gomoku.rules import Gomoku  # noqa: E402
+
+# -- the simple brains: Gomocup brains in a few lines, run as `gomoku.py --brain NAME` --
+
+
+def simple_brain(kind: str, seed: int) -> None:
+    """A random or greedy one-ply brain on stdin/stdout (START, BEGIN, TURN, BOARD, END)."""
+    rng = random.Random(seed)
+    size = 15
+    board: dict[tuple[int, int], int] = {}
+    reading_board = False
+    for raw in sys.stdin:
+        line = raw.strip()
+        command, _, rest = line.partition(" ")
+        command = command.upper()
+        if reading_board:
+            if command == "DONE":
+                reading_board = False
+                print(answer(kind, board, size, rng), flush=True)
+            else:
+                x, y, who = map(int, line.split(","))
+                board[(x, y)] = 1 if who == 1 else 2
+            continue
+        if command == "START":
+            size = int(rest)
+            board.clear()
+            print("OK", flush=True)
+        elif command == "RESTART":
+            board.clear()
+            print("OK", flush=True)
+        elif command == "BEGIN":
+            print(answer(kind, board, size, rng), flush=True)
+        elif command == "TURN":
+            x, y = map(int, rest.split(","))
+            board[(x, y)] = 2
+            print(answer(kind, board, size, rng), flush=True)
+        elif command == "BOARD":
+            board.clear()
+            reading_board = True
+        elif command == "END":
+            return
+
+
+def answer(kind: str, board: dict, size: int, rng: random.Random) -> str:
+    empty = [(x, y) for x in range(size) for y in range(size) if (x, y) not in board]
+    if kind == "random" or not board:
+        move = rng.choice(empty)
+    else:
+        near = [p for p in empty if any((p[0] + dx, p[1] + dy) in board
+                                        for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+        best = max(greedy_score(board, p, size) for p in near)
+        move = rng.choice([p for p in near if greedy_score(board, p, size) == best])
+    board[move] = 1
+    return f"{move[0]},{move[1]}"
+
+
+def greedy_score(board: dict, point: tuple[int, int], size: int) -> int:
+    """One ply: the longest lines this point makes for me, and breaks for the opponent."""
+    score = 0
+    for who, weight in ((1, 11), (2, 10)):
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            run = 1
+            for sign in (1, -1):
+                x, y = point[0] + sign * dx, point[1] + sign * dy
+                while board.get((x, y)) == who:
+                    run += 1
+                    x, y = x + sign * dx, y + sign * dy
+            score += weight * (100 ** min(run, 5) if run >= 5 else 4 ** run)
+    return score
+
+
+# -- the manager ----------------------------------------------------------------------------
+
+
+class Pipe:
+    """A brain process; ``ask`` sends lines and reads one answer, timing it."""
+
+    def __init__(self, name: str, command: list[str]) -> None:
+        self.name = name
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, env=env, bufsize=1)
+        self.slowest = 0.0
+
+    def send(self, *lines: str) -> None:
+        for line in lines:
+            self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def ask(self, *lines: str, timed: bool = False) -> str:
+        """Send ``lines``, return the answer; ``timed`` answers count for ``slowest``."""
+        start = time.perf_counter()
+        self.send(*lines)
+        while True:
+            reply = self.process.stdout.readline().strip()
+            if not reply:
+                raise RuntimeError(f"{self.name} closed its output")
+            if not reply.startswith(("MESSAGE", "DEBUG")):
+                break
+        if timed:
+            self.slowest = max(self.slowest, time.perf_counter() - start)
+        return reply
+
+    def close(self) -> None:
+        try:
+            self.send("END")
+            self.process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+
+
+@dataclass
+class Score:
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    moves: list[int] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        games = self.wins + self.losses + self.draws
+        average = sum(self.moves) / len(self.moves) if self.moves else 0
+        return (f"{self.wins}-{self.losses}-{self.draws} (win rate "
+                f"{100 * self.wins / max(1, games):.0f}%, {average:.0f} moves a game)")
+
+
+def play_game(game: Gomoku, black: Pipe, white: Pipe, opening: list[int]) -> tuple[int | None, int]:
+    """One game: the opening's stones, then the brains alternate. Returns (winner, moves)."""
+    state = game.initial_state()
+    for point in opening:
+        state = game.play(state, point)
+    played = list(opening)
+    brains = (black, white)
+    told = [0, 0]  # how many of the moves each brain knows
+    for brain in brains:
+        brain.ask("RESTART")
+    while (outcome := game.outcome(state)) is None:
+        side = game.to_move(state)
+        brain = brains[side]
+        if not played:
+            reply = brain.ask("BEGIN", timed=True)
+        elif told[side] == len(played) - 1 and told[side] > 0:
+            x, y = game.xy(played[-1])
+            reply = brain.ask(f"TURN {x},{y}", timed=True)
+        else:
+            lines = ["BOARD"]
+            for index, point in enumerate(played):
+                x, y = game.xy(point)
+                lines.append(f"{x},{y},{1 if index % 2 == side else 2}")
+            reply = brain.ask(*lines, "DONE", timed=True)
+        try:
+            point = game.parse_move(state, reply)
+            state = game.play_checked(state, point)
+        except ValueError:
+            print(f"    {brain.name} answered {reply!r}: forfeits")
+            return 1 - side, len(played)
+        played.append(point)
+        told[side] = len(played)
+    return outcome.winner, len(played)
+
+
+def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: int,
+          opening_stones: int, turn_ms: int, rng: random.Random) -> tuple[Score, float]:
+    yipan = Pipe("yipan", ours)
+    other = Pipe(name, theirs)
+    for brain in (yipan, other):
+        assert brain.ask(f"START {game.size}") == "OK"
+        brain.send(f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0")
+    score = Score()
+    for _ in range(pairs):
+        centre = game.size // 2
+        opening = rng.sample([game.point(x, y) for x in range(centre - 3, centre + 4)
+                              for y in range(centre - 3, centre + 4)], opening_stones)
+        for yipan_colour in (0, 1):
+            black, white = (yipan, other) if yipan_colour == 0 else (other, yipan)
+            winner, moves = play_game(game, black, white, opening)
+            score.moves.append(moves)
+            if winner is None:
+                score.draws += 1
+            elif winner == yipan_colour:
+                score.wins += 1
+            else:
+                score.losses += 1
+    slowest = yipan.slowest
+    yipan.close()
+    other.close()
+    return score, slowest
+
+
+# -- speed and puzzles ----------------------------------------------------------------------
+
+
+def search_speed(positions: int, seconds: float, rng: random.Random) -> None:
+    from yipan.games.gomoku.engine import Engine, reference_search
+    from yipan.search import alphabeta
+
+    engine = Engine(15)
+    kernel_nodes = kernel_time = plain_nodes = plain_time = generic_nodes = generic_time = 0.0
+    depths = []
+    for _ in range(positions):
+        engine.reset()
+        while len(engine.moves) < 10:  # a quiet middle game: stones near the centre
+            point = engine.game.point(rng.randint(4, 10), rng.randint(4, 10))
+            if engine.is_empty(point):
+                engine.play(point)
+                if engine.board.level_count[:, 4:].any() or engine.winner() is not None:
+                    engine.undo()
+        result = engine.search(seconds=seconds)
+        kernel_nodes += result.stats.nodes
+        kernel_time += result.stats.elapsed
+        depths.append(result.depth)
+        plain = reference_search(engine, 2)
+        plain_nodes += plain.stats.nodes
+        plain_time += plain.stats.elapsed
+        state = engine.game.initial_state()
+        for point in engine.moves:
+            state = engine.game.play(state, point)
+        generic = alphabeta(engine.game, state, depth=1)
+        generic_nodes += generic.stats.nodes
+        generic_time += generic.stats.elapsed
+    kernel_rate = kernel_nodes / kernel_time
+    plain_rate = plain_nodes / plain_time
+    generic_rate = generic_nodes / generic_time
+    print(f"search: numba alpha-beta {kernel_rate:,.0f} nodes/s (depths {min(depths)}-"
+          f"{max(depths)} in {seconds:g} s)")
+    print(f"  the same depth-limited search in plain Python over the numba board "
+          f"{plain_rate:,.0f} nodes/s (numba {kernel_rate / plain_rate:.1f}x faster)")
+    print(f"  the foundation's generic alpha-beta on the Game, depth 1 "
+          f"{generic_rate:,.0f} nodes/s (numba {kernel_rate / generic_rate:.0f}x faster)")
+
+
+def puzzles(path: Path, seconds: float) -> None:
+    from yipan.games.gomoku.engine import Engine
+
+    if not path.is_file():
+        print(f"puzzles: none at {path}")
+        return
+    engine = Engine(15)
+    solved = total = 0
+    times = []
+    for raw in path.read_text().splitlines():
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        fields = [f.strip() for f in raw.split("|")]
+        values = dict(f.split("=", 1) for f in fields[2:] if "=" in f)
+        moves = [tuple(map(int, p.split(","))) for p in values["moves"].split()]
+        answers = {tuple(map(int, p.split(","))) for p in values["answers"].split()}
+        engine.reset([y * 15 + x for x, y in moves])
+        start = time.perf_counter()
+        decision = engine.think(seconds=seconds)
+        times.append(time.perf_counter() - start)
+        total += 1
+        solved += (decision.move % 15, decision.move // 15) in answers
+    print(f"puzzles: {solved}/{total} solved; {sum(times):.2f} s in all, slowest "
+          f"{max(times):.3f} s, mean {sum(times) / len(times):.3f} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--brain", choices=("random", "greedy"), help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--pairs", type=int, default=2,
+                        help="openings per opponent, each played with both colours")
+    parser.add_argument("--time", type=float, default=0.3, help="seconds per move (yipan)")
+    parser.add_argument("--opening-stones", type=int, default=2)
+    parser.add_argument("--positions", type=int, default=4, help="positions for nodes/s")
+    parser.add_argument("--low-depth", type=int, default=2,
+                        help="depth of the weaker yipan (no threat search)")
+    parser.add_argument("--skip-matches", action="store_true")
+    args = parser.parse_args()
+    if args.brain:
+        simple_brain(args.brain, args.seed)
+        return 0
+    rng = random.Random(args.seed)
+    data = Path(os.environ.get("YIPAN_DATA", ROOT.parent / "shared" / "data"))
+    print(f"yipan gomoku benchmark (seed {args.seed}; shared cores: figures are noisy)")
+    search_speed(args.positions, args.time * 2, rng)
+    puzzles(data / "gomoku" / "vcf_puzzles.txt", 1.0)
+    if args.skip_matches:
+        return 0
+    game = Gomoku(15)
+    ours = [sys.executable, "-m", "yipan.protocols.gomocup"]
+    here = [sys.executable, str(Path(__file__).resolve())]
+    turn_ms = int(args.time * 1000)
+    opponents = [
+        ("random", [*here, "--brain", "random", "--seed", str(args.seed)]),
+        ("greedy one-ply", [*here, "--brain", "greedy", "--seed", str(args.seed)]),
+        (f"yipan depth {args.low_depth}, no threats",
+         [*ours, "--max-depth", str(args.low_depth), "--no-threats"]),
+    ]
+    for name, command in opponents:
+        start = time.perf_counter()
+        score, slowest = match(game, ours, command, name, args.pairs, args.opening_stones,
+                               turn_ms, rng)
+        print(f"vs {name}: {score}; slowest yipan answer {slowest:.2f} s "
+              f"(turn limit {args.time:g} s); {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,96 @@
+"""The working memory of the fast searches: transposition table, move buffers, counters.
+
+One ``Context`` is allocated per engine (its table sized by the memory it may use) and reused
+by every search, so no kernel allocates while it runs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import namedtuple
+
+import numpy as np
+from numba import njit, objmode
+
+MAX_PLY = 128
+MAX_MOVES = 512  # more than the 484 points of the largest board
+TT_ENTRY_BYTES = 8 + 4 + 1 + 1 + 2
+FAIL_SLOTS = 1 << 18  # failed threat positions remembered (cleared before each threat search)
+
+Context = namedtuple("Context", [
+    "tt_key", "tt_value", "tt_depth", "tt_flag", "tt_move",
+    "fail_key", "fail_depth",
+    "killers", "history", "moves", "move_scores", "line", "stats", "deadline",
+])
+
+# stats: counters and switches shared by the kernels and the Python driver
+(NODES, MAX_NODES, TT_HITS, CUTOFFS, ABORTED, BEST_MOVE, NEXT_CHECK, THREAT_NODES,
+ THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH) = range(12)
+STATS = 12
+CLOCK_EVERY = 256  # nodes between two readings of the clock (a threat node may cost 50 us)
+
+
+def new_context(memory_bytes: int, board_cells: int) -> Context:
+    """A context whose tables fit in ``memory_bytes`` (a power-of-two number of slots)."""
+    slots = 1 << 10
+    while slots * 2 * (TT_ENTRY_BYTES + 9) <= memory_bytes and slots < 1 << 24:
+        slots *= 2
+    context = Context(
+        tt_key=np.zeros(slots, dtype=np.uint64),
+        tt_value=np.zeros(slots, dtype=np.int32),
+        tt_depth=np.zeros(slots, dtype=np.int8),
+        tt_flag=np.zeros(slots, dtype=np.int8),
+        tt_move=np.zeros(slots, dtype=np.int16),
+        fail_key=np.zeros(min(slots, FAIL_SLOTS), dtype=np.uint64),
+        fail_depth=np.zeros(min(slots, FAIL_SLOTS), dtype=np.int8),
+        killers=np.full((MAX_PLY, 2), -1, dtype=np.int32),
+        history=np.zeros((2, board_cells), dtype=np.int64),
+        moves=np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int32),
+        move_scores=np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
+        line=np.full(MAX_PLY, -1, dtype=np.int32),
+        stats=np.zeros(STATS, dtype=np.int64),
+        deadline=np.zeros(1, dtype=np.float64),
+    )
+    context.stats[BRANCH] = 16
+    context.stats[ROOT_BRANCH] = 40
+    return context
+
+
+def table_bytes(context: Context) -> int:
+    return sum(getattr(context, name).nbytes for name in (
+        "tt_key", "tt_value", "tt_depth", "tt_flag", "tt_move", "fail_key", "fail_depth"))
+
+
+@njit(cache=True)
+def now() -> float:
+    with objmode(seconds="float64"):
+        seconds = time.perf_counter()
+    return seconds
+
+
+@njit(cache=True)
+def out_of_budget(context: Context, counter: int, limit: int) -> bool:
+    """Whether a node or time budget ran out (the clock is read every CLOCK_EVERY nodes)."""
+    stats = context.stats
+    if stats[ABORTED]:
+        return True
+    if stats[counter] >= stats[limit]:
+        stats[ABORTED] = 1
+        return True
+    if stats[counter] >= stats[NEXT_CHECK]:
+        stats[NEXT_CHECK] = stats[counter] + CLOCK_EVERY
+        if now() >= context.deadline[0]:
+            stats[ABORTED] = 1
+            return True
+    return False
+
+
+def start_budget(context: Context, counter: int, limit: int, nodes: int | None,
+                 seconds: float | None) -> None:
+    """Reset a counter and set its node limit and the deadline before a kernel runs."""
+    stats = context.stats
+    stats[counter] = 0
+    stats[limit] = nodes if nodes is not None else 1 << 62
+    stats[ABORTED] = 0
+    stats[NEXT_CHECK] = CLOCK_EVERY
+    context.deadline[0] = time.perf_counter() + (seconds if seconds is not None else 1e9)

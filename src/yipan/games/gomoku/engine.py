@@ -1,0 +1,447 @@
+"""The Gomoku engine: a board kept in numba arrays, threat-space search, then alpha-beta.
+
+``Engine.think`` chooses a move in this order, each step bounded in nodes and time:
+
+1. the empty board: the centre;
+2. a VCF (victory by continuous fours) of the side to move, shortest first;
+3. the block of the opponent's five, when there is one (no search can do otherwise);
+4. a VCT (victory by fours and threes);
+5. iterative deepening alpha-beta (``search.negamax``) until the move's time is spent; but
+   when the opponent has a VCF, a move after which it has none (if the search's is not one).
+
+``Engine.iterate`` is that last step as a generator of ``SearchResult``s, one per depth, as
+the foundation's ``iterate``. ``reference_search`` is the same depth-limited search in plain
+Python, slow and readable, that reports every node to a ``trace`` (a numba kernel cannot call
+back into Python); the tests check that both find the same value.
+
+Moves outside this module are points ``y * size + x``; inside, padded cell indices
+(see ``board``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from ...core import WIN, SearchResult, SearchStats, describe_value
+from ...search.trace import TraceEvent
+from .board import (
+    EMPTY,
+    L_FIVE,
+    L_FOUR,
+    L_OPEN_FOUR,
+    PAD,
+    WIDTH,
+    Board,
+    evaluate,
+    find_level,
+    new_board,
+    place,
+    remove,
+)
+from .context import (
+    ABORTED,
+    BEST_MOVE,
+    CUTOFFS,
+    LINE_LENGTH,
+    MAX_NODES,
+    MAX_PLY,
+    NODES,
+    THREAT_MAX_NODES,
+    THREAT_NODES,
+    TT_HITS,
+    Context,
+    new_context,
+    start_budget,
+)
+from .rules import Gomoku, Stones
+from .search import INFINITY, generate, negamax, principal_variation
+from .threats import attack
+
+DEFAULT_MEMORY = 64 << 20
+Trace = Callable[[TraceEvent], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ThreatWin:
+    """A forced win found by threat-space search: its kind and line (points)."""
+
+    kind: str  # "VCF" or "VCT"
+    line: tuple[int, ...]
+    nodes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What ``Engine.think`` chose and why (``reason``: centre, five, VCF, block, VCT,
+    stops VCF, search)."""
+
+    move: int
+    reason: str
+    result: SearchResult
+    threat: ThreatWin | None = None
+
+
+class Engine:
+    """One board and its search memory; play and take back moves, then ``think``."""
+
+    def __init__(self, size: int = 15, rule: str = "freestyle",
+                 memory_bytes: int = DEFAULT_MEMORY) -> None:
+        self.game = Gomoku(size, rule)
+        self.size = size
+        self.board: Board = new_board(size, self.game.exact_five)
+        self.width = int(self.board.meta[WIDTH])
+        self.context: Context = new_context(memory_bytes, self.board.cells.size)
+        self.moves: list[int] = []
+        self.side: int | None = None  # set when stones were not placed alternately
+        self.vcf_depth = 16
+        self.vct_depth = 6
+
+    # -- the position --------------------------------------------------------------------------
+    def cell(self, point: int) -> int:
+        y, x = divmod(point, self.size)
+        return (y + PAD) * self.width + x + PAD
+
+    def point(self, cell: int) -> int:
+        y, x = divmod(int(cell), self.width)
+        return (y - PAD) * self.size + (x - PAD)
+
+    @property
+    def to_move(self) -> int:
+        """The colour to move: by the count of stones, unless ``side`` says otherwise."""
+        return len(self.moves) % 2 if self.side is None else self.side
+
+    def is_empty(self, point: int) -> bool:
+        return self.board.cells[self.cell(point)] == EMPTY
+
+    def play(self, point: int, colour: int | None = None) -> None:
+        """Put a stone (of the side to move, unless ``colour`` is given) on ``point``."""
+        place(self.board, self.cell(point), self.to_move if colour is None else colour)
+        self.moves.append(point)
+
+    def undo(self) -> int:
+        point = self.moves.pop()
+        remove(self.board, self.cell(point))
+        return point
+
+    def take_back(self, point: int) -> None:
+        """Remove the stone on ``point``, whenever it was played."""
+        remove(self.board, self.cell(point))
+        self.moves.remove(point)
+
+    def reset(self, moves: Sequence[int] = ()) -> None:
+        while self.moves:
+            self.undo()
+        for point in moves:
+            self.play(point)
+
+    def set_state(self, state: Stones) -> None:
+        """Load a Game state (black and white stones; move order is not needed)."""
+        self.reset()
+        game = self.game
+        for colour, stones in enumerate((state.black, state.white)):
+            for point in range(self.size * self.size):
+                if stones >> game.bit(point) & 1:
+                    place(self.board, self.cell(point), colour)
+                    self.moves.append(point)
+
+    def winner(self) -> int | None:
+        """The colour that has five on the board (by the rule), else None."""
+        state = self.game.initial_state()
+        for point in self.moves:
+            state = self._with(state, point, int(self.board.cells[self.cell(point)]) - 1)
+        outcome = self.game.outcome(state)
+        return None if outcome is None else outcome.winner
+
+    def _with(self, state: Stones, point: int, colour: int) -> Stones:
+        bit = 1 << self.game.bit(point)
+        return Stones(state.black | bit, state.white) if colour == 0 else Stones(
+            state.black, state.white | bit)
+
+    def evaluation(self) -> int:
+        return int(evaluate(self.board, self.to_move))
+
+    # -- threat-space search ----------------------------------------------------------------------
+    def threat_win(self, colour: int, *, threes: bool, max_depth: int, nodes: int,
+                   seconds: float | None) -> ThreatWin | None:
+        """A VCF (``threes=False``) or VCT of ``colour`` moving now, shortest depth first."""
+        context = self.context
+        start_budget(context, THREAT_NODES, THREAT_MAX_NODES, nodes, seconds)
+        context.fail_key[:] = 0  # (its entries are only valid for one attacker)
+        for depth in range(1, max_depth + 1):
+            if attack(self.board, context, colour, depth, threes):
+                length = int(context.stats[LINE_LENGTH])
+                line = tuple(self.point(c) for c in context.line[:length] if c >= 0)
+                return ThreatWin("VCT" if threes else "VCF", line,
+                                 int(context.stats[THREAT_NODES]))
+            if context.stats[ABORTED]:
+                break
+        return None
+
+    # -- alpha-beta ------------------------------------------------------------------------------
+    def iterate(self, *, max_depth: int = 64, nodes: int | None = None,
+                seconds: float | None = None) -> Iterator[SearchResult]:
+        """Iterative deepening: one SearchResult per completed depth (from the side to move)."""
+        context = self.context
+        board = self.board
+        me = self.to_move
+        start = time.perf_counter()
+        start_budget(context, NODES, MAX_NODES, nodes, seconds)
+        context.killers[:] = -1
+        context.history[:] //= 8
+        total_nodes = 0
+        for depth in range(1, min(max_depth, MAX_PLY - 8) + 1):
+            context.stats[BEST_MOVE] = -1
+            value = int(negamax(board, context, depth, 0, -INFINITY, INFINITY, me))
+            if context.stats[ABORTED] or context.stats[BEST_MOVE] < 0:
+                return
+            total_nodes = int(context.stats[NODES])
+            best = int(context.stats[BEST_MOVE])
+            pv_cells = np.zeros(depth + 8, dtype=np.int32)
+            place(board, best, me)
+            length = principal_variation(board, context, 1 - me, depth + 7, pv_cells)
+            remove(board, best)
+            pv = (self.point(best), *(self.point(c) for c in pv_cells[:length]))
+            elapsed = time.perf_counter() - start
+            # a win or loss found through pruned candidate lists is likely, not proven:
+            # ``exact`` stays False, but deeper searches would only find the same
+            decided = abs(value) > WIN - MAX_PLY * 2
+            yield SearchResult(
+                move=pv[0], value=value, pv=pv,
+                move_values=MappingProxyType({pv[0]: value}), depth=depth, exact=False,
+                stats=SearchStats(nodes=total_nodes, tt_hits=int(context.stats[TT_HITS]),
+                                  cutoffs=int(context.stats[CUTOFFS]), elapsed=elapsed))
+            if decided:
+                return
+
+    def search(self, *, max_depth: int = 64, nodes: int | None = None,
+               seconds: float | None = None, trace: Trace | None = None) -> SearchResult | None:
+        """The deepest result ``iterate`` completes within the limits (None if not even one).
+
+        With a ``trace``, the plain ``reference_search`` to ``max_depth`` runs instead and
+        reports every node (a numba kernel cannot call back into Python).
+        """
+        if trace is not None:
+            return reference_search(self, max_depth, trace)
+        last = None
+        start = time.perf_counter()
+        for result in self.iterate(max_depth=max_depth, nodes=nodes, seconds=seconds):
+            last = result
+            # the next depth costs several times this one: do not start what cannot finish
+            if seconds is not None and time.perf_counter() - start > seconds * 0.4:
+                break
+        return last
+
+    # -- the whole decision ----------------------------------------------------------------------
+    def think(self, *, seconds: float | None = 1.0, max_depth: int = 64,
+              nodes: int | None = None, threats: bool = True) -> Decision:
+        """Choose a move for the side to move (steps in the module doc)."""
+        start = time.perf_counter()
+        me, them = self.to_move, 1 - self.to_move
+        board = self.board
+        counts = board.level_count
+
+        def remaining(share: float) -> float | None:
+            return None if seconds is None else max(0.0, seconds * share
+                                                    - (time.perf_counter() - start))
+
+        def decided(point: int, reason: str, value: float, threat: ThreatWin | None = None,
+                    pv: tuple = ()) -> Decision:
+            stats = SearchStats(nodes=threat.nodes if threat else 0,
+                                elapsed=time.perf_counter() - start)
+            result = SearchResult(move=point, value=value, pv=pv or (point,),
+                                  depth=len(pv), exact=threat is not None, stats=stats)
+            return Decision(point, reason, result, threat)
+
+        if not self.moves:
+            centre = (self.size // 2) * self.size + self.size // 2
+            return decided(centre, "centre", 0)
+        if counts[me, L_FIVE] > 0:
+            point = self.point(find_level(board, me, L_FIVE))
+            return decided(point, "five", WIN - 1)
+        if threats:  # (the VCF blocks the opponent's four itself when it must)
+            win = self.threat_win(me, threes=False, max_depth=self.vcf_depth, nodes=200_000,
+                                  seconds=remaining(0.3))
+            if win is not None:
+                return decided(win.line[0], "VCF", WIN - len(win.line), win, win.line)
+        if counts[them, L_FIVE] > 0:
+            block = self.point(find_level(board, them, L_FIVE))
+            lost = counts[them, L_FIVE] >= 2
+            return decided(block, "block", -(WIN - 2) if lost else 0)
+        if threats and counts[them, L_OPEN_FOUR] == 0:
+            win = self.threat_win(me, threes=True, max_depth=self.vct_depth, nodes=100_000,
+                                  seconds=remaining(0.5))
+            if win is not None:
+                return decided(win.line[0], "VCT", WIN - len(win.line), win, win.line)
+        safe = None
+        if threats and counts[them, L_OPEN_FOUR] == 0:
+            danger = self.threat_win(them, threes=False, max_depth=self.vcf_depth,
+                                     nodes=50_000, seconds=remaining(0.55))
+            if danger is not None:
+                safe = self.moves_stopping_vcf(me, seconds=remaining(0.7))
+        result = self.search(max_depth=max_depth, nodes=nodes, seconds=remaining(1.0))
+        if safe and (result is None or result.move not in safe):
+            return decided(safe[0], "stops VCF", 0)
+        if result is None:  # not even depth 1 finished: the best-ordered candidate
+            count = generate(board, self.context, me, 0, -1)
+            fallback = self.point(self.context.moves[0, 0]) if count else self.any_empty()
+            return decided(fallback, "search", 0)
+        return Decision(result.move, "search", result)
+
+    def moves_stopping_vcf(self, me: int, seconds: float | None) -> list[int]:
+        """The opponent has a VCF: our candidates (and fours) after which it has none, best
+        first. Empty when none is found in time (the search's move is played then)."""
+        start = time.perf_counter()
+        board, context = self.board, self.context
+        count = generate(board, context, me, 0, -1)
+        candidates = [int(c) for c in context.moves[0, :count]]
+        fours = [int(c) for c in board.points
+                 if board.cells[c] == EMPTY and board.level[me, c] >= L_FOUR]
+        safe = []
+        for cell in dict.fromkeys(candidates + fours):
+            left = None if seconds is None else seconds - (time.perf_counter() - start)
+            if left is not None and left <= 0:
+                break
+            place(board, cell, me)
+            danger = self.threat_win(1 - me, threes=False, max_depth=self.vcf_depth,
+                                     nodes=20_000, seconds=left)
+            remove(board, cell)
+            if danger is None:
+                safe.append(self.point(cell))
+        return safe
+
+    def warm_up(self) -> None:
+        """Think once on a small position, so that every kernel is loaded (from numba's
+        cache, or compiled) before a clock runs; the board is left empty."""
+        self.reset()
+        centre = (self.size // 2) * self.size + self.size // 2
+        self.play(centre)
+        self.play(centre + 1)
+        self.think(seconds=0.05, max_depth=2)
+        self.reset()
+        self.context.tt_key[:] = 0
+        self.context.history[:] = 0
+
+    def any_empty(self) -> int:
+        return next(p for p in range(self.size * self.size) if self.is_empty(p))
+
+    def describe(self, decision: Decision) -> str:
+        """One line for people: the move, why, and the value or the forced line."""
+        fmt = self.game.format_move
+        text = f"{fmt(decision.move)} ({decision.reason}"
+        if decision.threat is not None:
+            line = " ".join(fmt(p) for p in decision.threat.line)
+            text += f": {decision.threat.kind} {line}"
+        else:
+            text += f", {describe_value(decision.result.value, decision.result.exact)}"
+            if decision.result.depth:
+                text += f", depth {decision.result.depth}"
+        return text + ")"
+
+
+# -- the depth-limited search in plain Python, with a trace --------------------------------------
+
+
+def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> SearchResult:
+    """``minimax_with_heuristic``: plain negamax to ``depth`` over the engine's candidates and
+    threat rules, each node reported to ``trace``. No pruning, no table: the baseline."""
+    board, context = engine.board, engine.context
+    root = engine.to_move
+    nodes = 0
+    context.killers[:] = -1
+    context.history[:] = 0
+
+    def value_of(me: int, remaining: int, ply: int, path: tuple) -> tuple[int, tuple]:
+        nonlocal nodes
+        nodes += 1
+        maximizing = me == root
+        if trace:
+            trace(TraceEvent("node", ply, path, maximizing))
+        them = 1 - me
+        counts = board.level_count
+        leaf: int | None = None
+        forced = -1
+        if counts[me, L_FIVE] > 0:
+            leaf = WIN - ply - 1
+        elif counts[them, L_FIVE] >= 2:
+            leaf = -(WIN - ply - 2)
+        elif counts[them, L_FIVE] == 1:
+            forced = find_level(board, them, L_FIVE)
+        elif counts[me, L_OPEN_FOUR] > 0:
+            leaf = WIN - ply - 3
+        if leaf is None and ((forced < 0 and remaining <= 0) or ply >= MAX_PLY - 1):
+            leaf = int(evaluate(board, me))
+            if trace:
+                trace(TraceEvent("value", ply, path, maximizing, leaf, horizon=True))
+            return leaf, ()
+        if leaf is not None:
+            if trace:
+                trace(TraceEvent("value", ply, path, maximizing, leaf, terminal=True))
+            return leaf, ()
+        if forced >= 0:
+            moves = [forced]
+            child_remaining = remaining
+        else:
+            count = generate(board, context, me, ply, -1)
+            moves = [int(m) for m in context.moves[ply, :count]]
+            child_remaining = remaining - 1
+        if not moves:
+            return int(evaluate(board, me)), ()
+        best, best_line = -INFINITY, ()
+        for move in moves:
+            place(board, move, me)
+            child, line = value_of(them, child_remaining, ply + 1,
+                                   (*path, engine.point(move)) if trace else path)
+            remove(board, move)
+            if -child > best:
+                best, best_line = -child, (engine.point(move), *line)
+        if trace:
+            trace(TraceEvent("value", ply, path, maximizing, best))
+        return best, best_line
+
+    start = time.perf_counter()
+    value, pv = value_of(root, depth, 0, ())
+    return SearchResult(move=pv[0] if pv else None, value=value, pv=pv, depth=depth,
+                        exact=False, stats=SearchStats(nodes=nodes,
+                                                       elapsed=time.perf_counter() - start))
+
+
+# -- hooks for the Game (the generic engine's evaluation and ordering) ----------------------------
+
+_SCRATCH_ENGINES: dict[tuple[int, str], Engine] = {}
+"""One small engine per board size and rule, reloaded with each state it is asked about (a
+cache of scratch space: nothing in it outlives a call)."""
+
+
+def _engine_for(game: Gomoku, state: Stones) -> Engine:
+    key = (game.size, game.rule)
+    if key not in _SCRATCH_ENGINES:
+        _SCRATCH_ENGINES[key] = Engine(game.size, game.rule, memory_bytes=1 << 16)
+    engine = _SCRATCH_ENGINES[key]
+    engine.side = None
+    engine.set_state(state)
+    return engine
+
+
+def static_evaluation(game: Gomoku, state: Stones) -> float:
+    """The engine's evaluation of a Game state, for its side to move."""
+    engine = _engine_for(game, state)
+    return float(evaluate(engine.board, game.to_move(state)))
+
+
+def ordered_points(game: Gomoku, state: Stones, moves: Sequence[int]) -> list[int]:
+    """``moves`` with the engine's candidates first, in its order; the rest after."""
+    engine = _engine_for(game, state)
+    count = generate(engine.board, engine.context, game.to_move(state), 1, -1)
+    first = [engine.point(c) for c in engine.context.moves[1, :count]]
+    wanted = set(moves)
+    first = [p for p in first if p in wanted]
+    chosen = set(first)
+    return first + [p for p in moves if p not in chosen]
+
+
+__all__ = ["Decision", "Engine", "ThreatWin", "reference_search"]

@@ -1,0 +1,49 @@
+"""Gomoku's AI players for ``make_ai``: the fast engine at a level, under a time per move."""
+
+from __future__ import annotations
+
+import random
+
+from ...core import GameOptionError
+from ...players import Choice
+from .engine import Engine
+from .rules import Gomoku, Stones
+
+# level: (seconds per move unless given, deepest search, threat-space search, random share)
+LEVEL_SETTINGS = {
+    "perfect": (2.0, 64, True, 0.0),  # as strong as the engine is (Gomoku is not solved here)
+    "medium": (0.5, 4, True, 0.0),
+    "easy": (0.2, 1, False, 0.25),
+}
+
+
+class EnginePlayer:
+    """The fast engine as a ``Player``: it loads each state it is given and thinks."""
+
+    def __init__(self, game: Gomoku, level: str = "perfect", rng: random.Random | None = None,
+                 time: float | None = None, memory_bytes: int = 32 << 20) -> None:
+        if level not in LEVEL_SETTINGS:
+            raise GameOptionError(
+                f"unknown level {level!r}; levels: {', '.join(LEVEL_SETTINGS)}")
+        seconds, self.max_depth, self.threats, self.random_share = LEVEL_SETTINGS[level]
+        self.seconds = seconds if time is None else time
+        self.rng = rng or random.Random()
+        self.engine = Engine(game.size, game.rule, memory_bytes)
+        self.name = f"yipan gomoku ({level})"
+        self.last_decision = None
+
+    def choose(self, game: Gomoku, state: Stones) -> Choice:
+        engine = self.engine
+        engine.set_state(state)
+        decision = engine.think(seconds=self.seconds, max_depth=self.max_depth,
+                                threats=self.threats)
+        self.last_decision = decision
+        if decision.reason == "search" and self.rng.random() < self.random_share:
+            near = game.order_moves(state, game.legal_moves(state))[:6]
+            return Choice(self.rng.choice(near))
+        return Choice(decision.move, decision.result)
+
+
+def make_ai(game: Gomoku, level: str, rng: random.Random, time: float | None) -> EnginePlayer:
+    """``GameSpec.ai`` of Gomoku."""
+    return EnginePlayer(game, level, rng, time)

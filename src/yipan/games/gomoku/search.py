@@ -1,0 +1,219 @@
+"""The fast engine's alpha-beta: negamax with a Zobrist transposition table, killer and
+history ordering and principal-variation windows, as a numba kernel.
+
+It is the seed's ``minimax_with_heuristic`` (a depth-limited search scored by a heuristic at
+the horizon), made strong by threats that are decided before the horizon:
+
+- a five of the side to move wins (``WIN - ply - 1``); two fives of the opponent lose;
+- one five of the opponent must be blocked: that is the only move and it costs no depth,
+  so chains of fours are read to their end even at the horizon;
+- an open four (or a double four) of the side to move wins in three plies;
+- against an opponent's open three, only the cells that stop it and one's own fours are
+  searched; otherwise the candidates are the empty cells near stones, the best-valued first
+  (the table's move, the killers, then attack + defence worth + history), at most ``BRANCH``.
+
+Contract (fail-soft, values from the side to move): ``v <= alpha`` an upper bound,
+``v >= beta`` a lower bound, else exact. A set ``stats[ABORTED]`` means the result is void.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...core import HEURISTIC_LIMIT, WIN
+from .board import EMPTY, L_FIVE, L_FOUR, L_OPEN_FOUR, Board, evaluate, find_level, place, remove
+from .context import (
+    ABORTED,
+    BEST_MOVE,
+    BRANCH,
+    CUTOFFS,
+    MAX_NODES,
+    MAX_PLY,
+    NODES,
+    ROOT_BRANCH,
+    TT_HITS,
+    Context,
+    out_of_budget,
+)
+from .patterns import FOUR
+
+INFINITY = 1 << 30
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+@njit(cache=True)
+def to_table(value: int, ply: int) -> int:
+    if value > HEURISTIC_LIMIT:
+        return value + ply
+    if value < -HEURISTIC_LIMIT:
+        return value - ply
+    return value
+
+
+@njit(cache=True)
+def from_table(value: int, ply: int) -> int:
+    if value > HEURISTIC_LIMIT:
+        return value - ply
+    if value < -HEURISTIC_LIMIT:
+        return value + ply
+    return value
+
+
+@njit(cache=True)
+def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) -> int:
+    """Candidate moves into ``context.moves[ply]``, best first; returns how many."""
+    them = 1 - me
+    moves = context.moves[ply]
+    scores = context.move_scores[ply]
+    cap = context.stats[ROOT_BRANCH] if ply == 0 else context.stats[BRANCH]
+    defending = board.level_count[them, L_OPEN_FOUR] > 0
+    killer0 = context.killers[ply, 0]
+    killer1 = context.killers[ply, 1]
+    count = 0
+    for q in board.points:
+        if board.cells[q] != EMPTY or board.near[q] == 0:
+            continue
+        if defending and board.level[me, q] < L_FOUR:
+            stops = False
+            for d in range(4):
+                if board.shapes[them, q, d] >= FOUR:
+                    stops = True
+                    break
+            if not stops:
+                continue
+        score = board.value[me, q] * 5 + board.value[them, q] * 4 + context.history[me, q]
+        if q == tt_move:
+            score += 1 << 40
+        elif q in (killer0, killer1):
+            score += 1 << 30
+        if count == cap and score <= scores[count - 1]:
+            continue
+        i = count if count < cap else cap - 1
+        while i > 0 and scores[i - 1] < score:
+            moves[i] = moves[i - 1]
+            scores[i] = scores[i - 1]
+            i -= 1
+        moves[i] = q
+        scores[i] = score
+        if count < cap:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, beta: int,
+            me: int) -> int:
+    """The fail-soft value of the position for ``me`` (to move); contract in the module doc."""
+    stats = context.stats
+    stats[NODES] += 1
+    if out_of_budget(context, NODES, MAX_NODES):
+        return 0
+    them = 1 - me
+    counts = board.level_count
+    if counts[me, L_FIVE] > 0:
+        if ply == 0:
+            stats[BEST_MOVE] = find_level(board, me, L_FIVE)
+        return WIN - ply - 1
+    forced = -1
+    if counts[them, L_FIVE] > 0:
+        forced = find_level(board, them, L_FIVE)
+        if counts[them, L_FIVE] >= 2:
+            if ply == 0:
+                stats[BEST_MOVE] = forced
+            return -(WIN - ply - 2)
+    elif counts[me, L_OPEN_FOUR] > 0:
+        if ply == 0:
+            stats[BEST_MOVE] = find_level(board, me, L_OPEN_FOUR)
+        return WIN - ply - 3
+    if (forced < 0 and depth <= 0) or ply >= MAX_PLY - 1:
+        return evaluate(board, me)
+
+    alpha = max(alpha, -(WIN - ply))
+    beta = min(beta, WIN - ply - 1)
+    if alpha >= beta:
+        return alpha
+
+    key = board.hash[0]
+    slot = key & np.uint64(context.tt_key.size - 1)
+    tt_move = -1
+    if context.tt_key[slot] == key:
+        tt_move = context.tt_move[slot]
+        if context.tt_depth[slot] >= depth and ply > 0:
+            value = from_table(context.tt_value[slot], ply)
+            flag = context.tt_flag[slot]
+            if (flag == EXACT or (flag == LOWER and value >= beta)
+                    or (flag == UPPER and value <= alpha)):
+                stats[TT_HITS] += 1
+                return value
+
+    if forced >= 0:
+        context.moves[ply, 0] = forced
+        count = 1
+        child_depth = depth
+    else:
+        count = generate(board, context, me, ply, tt_move)
+        child_depth = depth - 1
+    if count == 0:
+        return evaluate(board, me)
+
+    original_alpha = alpha
+    best = -INFINITY
+    best_move = -1
+    for i in range(count):
+        move = context.moves[ply, i]
+        place(board, move, me)
+        if i == 0:
+            value = -negamax(board, context, child_depth, ply + 1, -beta, -alpha, them)
+        else:
+            value = -negamax(board, context, child_depth, ply + 1, -alpha - 1, -alpha, them)
+            if alpha < value < beta and not stats[ABORTED]:
+                value = -negamax(board, context, child_depth, ply + 1, -beta, -value, them)
+        remove(board, move)
+        if stats[ABORTED]:
+            return 0
+        if value > best:
+            best = value
+            best_move = move
+            if ply == 0:
+                stats[BEST_MOVE] = move
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    stats[CUTOFFS] += 1
+                    if move != context.killers[ply, 0]:
+                        context.killers[ply, 1] = context.killers[ply, 0]
+                        context.killers[ply, 0] = move
+                    context.history[me, move] += depth * depth
+                    break
+
+    flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+    context.tt_key[slot] = key
+    context.tt_value[slot] = to_table(best, ply)
+    context.tt_depth[slot] = min(depth, 127)
+    context.tt_flag[slot] = flag
+    context.tt_move[slot] = best_move
+    return best
+
+
+@njit(cache=True)
+def principal_variation(board: Board, context: Context, me: int, length: int,
+                        out: np.ndarray) -> int:
+    """Follow the table's moves from the position (restored afterwards); returns the count."""
+    count = 0
+    colour = me
+    while count < length:
+        key = board.hash[0]
+        slot = key & np.uint64(context.tt_key.size - 1)
+        if context.tt_key[slot] != key:
+            break
+        move = context.tt_move[slot]
+        if move < 0 or board.cells[move] != EMPTY:
+            break
+        out[count] = move
+        place(board, move, colour)
+        count += 1
+        colour = 1 - colour
+    for i in range(count - 1, -1, -1):
+        remove(board, out[i])
+    return count

@@ -1,0 +1,194 @@
+"""Threat-space search: VCF (victory by continuous fours) and VCT (fours and threes).
+
+An AND-OR search in which the attacker only makes threats and the defender only answers them:
+
+- attacker to move: a five wins; if the defender threatens five, the attacker must block it
+  (and the sequence goes on only if the attacker still has a threat standing); an open four
+  (or a double four) wins; else try each four (and, for VCT, each open three);
+- defender to move: a five of the defender refutes; two fives of the attacker win; one must
+  be blocked; against a three, try every cell where the attacker could make a four (that is
+  where a three is stopped) and every four of the defender's own.
+
+``depth`` counts attacker moves. Positions that failed at a depth are remembered (by Zobrist
+hash) so the transpositions of a threat tree are searched once. The winning line is left in
+``context.line`` (attacker, defender, attacker, ...), its length in ``stats[LINE_LENGTH]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import (
+    EMPTY,
+    L_FIVE,
+    L_FOUR,
+    L_OPEN_FOUR,
+    L_THREE,
+    Board,
+    find_level,
+    place,
+    remove,
+)
+from .context import (
+    ABORTED,
+    LINE_LENGTH,
+    MAX_PLY,
+    THREAT_MAX_NODES,
+    THREAT_NODES,
+    Context,
+    out_of_budget,
+)
+from .patterns import FOUR
+
+
+@njit(cache=True)
+def _remember_failure(context: Context, key: np.uint64, depth: int) -> None:
+    slot = key & np.uint64(context.fail_key.size - 1)
+    context.fail_key[slot] = key
+    context.fail_depth[slot] = depth
+
+
+@njit(cache=True)
+def _failed_before(context: Context, key: np.uint64, depth: int) -> bool:
+    slot = key & np.uint64(context.fail_key.size - 1)
+    return context.fail_key[slot] == key and context.fail_depth[slot] >= depth
+
+
+@njit(cache=True)
+def _threat_moves(board: Board, context: Context, attacker: int, ply: int, threes: int) -> int:
+    """The attacker's fours, then (VCT) open threes, best-valued first, into moves[ply]."""
+    moves = context.moves[ply]
+    scores = context.move_scores[ply]
+    count = 0
+    lowest = L_THREE if threes == 1 else L_FOUR
+    for q in board.points:
+        if board.cells[q] != EMPTY:
+            continue
+        level = board.level[attacker, q]
+        if level < lowest or level == L_FIVE:
+            continue
+        score = level * 1_000_000 + board.value[attacker, q] + board.value[1 - attacker, q]
+        i = count
+        while i > 0 and scores[i - 1] < score:
+            moves[i] = moves[i - 1]
+            scores[i] = scores[i - 1]
+            i -= 1
+        moves[i] = q
+        scores[i] = score
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
+    """Cells that stop the attacker's three (its four cells) and the defender's own fours."""
+    defender = 1 - attacker
+    moves = context.moves[ply]
+    count = 0
+    for q in board.points:
+        if board.cells[q] != EMPTY:
+            continue
+        useful = board.level[defender, q] >= L_FOUR
+        if not useful:
+            for d in range(4):
+                if board.shapes[attacker, q, d] >= FOUR:
+                    useful = True
+                    break
+        if useful:
+            moves[count] = q
+            count += 1
+    return count
+
+
+def attack(board: Board, context: Context, attacker: int, depth: int, threes: bool) -> bool:
+    """True if ``attacker`` (to move) wins by threats within ``depth`` attacker moves.
+
+    A Python function on purpose: numba's cache crashes when one cached kernel calls a
+    recursive one, so Python calls the recursive kernel itself.
+    """
+    return threat_node(board, context, attacker, depth, 0, int(threes), 1) == 1
+
+
+@njit(cache=True)
+def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: int,
+                threes: int, attacking: int) -> int:
+    """One node of the AND-OR tree: the attacker's (OR) or the defender's (AND) turn.
+
+    One self-recursive kernel rather than two that call each other, whose recursive calls pass
+    only int64 values (``1 - attacking``, never a literal): numba's cache crashes on mutual
+    recursion and on recursive calls whose argument types differ (numba issue 6713).
+    """
+    defender = 1 - attacker
+    counts = board.level_count
+    if not attacking:
+        if counts[defender, L_FIVE] > 0:
+            return 0
+        if counts[attacker, L_FIVE] >= 1:  # block one five (with two, the other one wins)
+            block = find_level(board, attacker, L_FIVE)
+            place(board, block, defender)
+            won = threat_node(board, context, attacker, depth, ply + 1, threes, 1 - attacking)
+            remove(board, block)
+            if won:
+                context.line[ply] = block
+            return won
+        if counts[attacker, L_OPEN_FOUR] == 0:
+            return 0  # no threat stands: the defender is free
+        count = _defences(board, context, attacker, ply)
+        chosen = -1
+        for i in range(count):
+            move = context.moves[ply, i]
+            place(board, move, defender)
+            won = threat_node(board, context, attacker, depth, ply + 1, threes, 1 - attacking)
+            remove(board, move)
+            if not won:
+                return 0
+            chosen = move
+        # every defence lost: rebuild the line behind the last one for the record
+        place(board, chosen, defender)
+        threat_node(board, context, attacker, depth, ply + 1, threes, 1 - attacking)
+        remove(board, chosen)
+        context.line[ply] = chosen
+        return 1
+
+    if counts[attacker, L_FIVE] > 0:
+        context.line[ply] = find_level(board, attacker, L_FIVE)
+        context.stats[LINE_LENGTH] = ply + 1
+        return 1
+    if counts[defender, L_FIVE] >= 2 or depth <= 0 or ply >= MAX_PLY - 2:
+        return 0
+    context.stats[THREAT_NODES] += 1
+    if out_of_budget(context, THREAT_NODES, THREAT_MAX_NODES):
+        return 0
+    if counts[defender, L_FIVE] == 1:
+        block = find_level(board, defender, L_FIVE)
+        place(board, block, attacker)
+        won = 0
+        if counts[attacker, L_FIVE] > 0 or (threes == 1 and counts[attacker, L_OPEN_FOUR] > 0):
+            won = threat_node(board, context, attacker, depth - 1, ply + 1, threes,
+                              1 - attacking)
+        remove(board, block)
+        if won:
+            context.line[ply] = block
+        return won
+    if counts[attacker, L_OPEN_FOUR] > 0:
+        context.line[ply] = find_level(board, attacker, L_OPEN_FOUR)
+        context.line[ply + 1] = -1
+        context.stats[LINE_LENGTH] = ply + 1
+        return 1
+    key = board.hash[0]
+    if _failed_before(context, key, depth):
+        return 0
+    count = _threat_moves(board, context, attacker, ply, threes)
+    for i in range(count):
+        move = context.moves[ply, i]
+        place(board, move, attacker)
+        won = threat_node(board, context, attacker, depth - 1, ply + 1, threes, 1 - attacking)
+        remove(board, move)
+        if won:
+            context.line[ply] = move
+            return 1
+        if context.stats[ABORTED]:  # an unfinished search proves nothing
+            return 0
+    _remember_failure(context, key, depth)
+    return 0

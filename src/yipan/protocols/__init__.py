@@ -1,0 +1,1 @@
+"""Engine protocols that tools written by others speak (Gomocup for Gomoku)."""

@@ -1,0 +1,299 @@
+"""The Gomocup (Piskvork) brain protocol on stdin/stdout, for yipan's Gomoku engine.
+
+Commands from the manager, one a line: ``START size``, ``RECTSTART w,h`` (answered ERROR:
+square boards only), ``RESTART``, ``BEGIN``, ``TURN x,y``, ``BOARD`` then ``x,y,field``
+lines and ``DONE`` (field 1 own stone, 2 opponent's, 3 a continuous game's winning-line stone,
+taken as a blocking stone), ``INFO key value`` (timeout_turn, timeout_match, time_left,
+max_memory, game_type, rule, folder), ``TAKEBACK x,y``, ``PLAY x,y``, ``ABOUT``, ``END``.
+Answers: a move ``x,y`` (0-based, x = column, y = row from the top), ``OK``, ``ERROR reason``,
+``UNKNOWN reason``, ``MESSAGE text``, ``DEBUG text``.
+
+A malformed line never stops the brain: it answers ``ERROR`` with the reason and reads on
+(a command word in capitals that it does not implement gets ``UNKNOWN``, as the protocol
+asks).
+Time: each move gets a share of what is left of the match clock, capped below the per-turn
+timeout. Memory: the search tables take at most a quarter of ``max_memory``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import TextIO
+
+from .. import __version__ as VERSION  # noqa: N812 - the package's version string
+from ..games.gomoku.rules import MAX_SIZE, MIN_SIZE
+
+ABOUT = f'name="yipan", version="{VERSION}", author="yipan", country="-"'
+DEFAULT_TURN_SECONDS = 5.0
+SAFETY_SECONDS = 0.15  # kept back for pipes and the manager's clock (a quarter of short turns)
+RULE_EXACT_FIVE, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
+
+
+class ProtocolError(ValueError):
+    """A line the brain cannot act on; answered ``ERROR <message>``."""
+
+
+class Brain:
+    """The brain's state between commands; ``handle(line)`` returns the lines to answer."""
+
+    def __init__(self, *, max_depth: int = 64, threats: bool = True) -> None:
+        self.max_depth = max_depth  # a weaker brain for matches (the benchmark's)
+        self.threats = threats
+        self.engine = None
+        self.size = 0
+        self.rule = "freestyle"
+        self.colour = 0  # the brain's colour on the engine's board (0 moves first)
+        self.timeout_turn = DEFAULT_TURN_SECONDS
+        self.timeout_match: float | None = None
+        self.time_left: float | None = None
+        self.max_memory = 0
+        self.board_lines: list[tuple[int, int, int]] | None = None
+        self.ended = False
+
+    # -- the command loop ---------------------------------------------------------------------
+    def handle(self, line: str) -> list[str]:
+        """Answer one line (never raises: a bad line is answered ERROR)."""
+        text = line.strip()
+        if not text:
+            return []
+        try:
+            if self.board_lines is not None:
+                return self._board_line(text)
+            command, _, rest = text.partition(" ")
+            handler = COMMANDS.get(command.upper())
+            if handler is None:
+                if re.fullmatch(r"[A-Z][A-Z0-9_]*", command):  # a command it lacks
+                    return [f"UNKNOWN command {command!r}"]
+                raise ProtocolError(f"cannot read {text!r}: not a command")
+            return handler(self, rest.strip())
+        except ProtocolError as error:
+            return [f"ERROR {error}"]
+        except Exception as error:  # noqa: BLE001 - the brain must outlive any bad line
+            return [f"ERROR internal error on {text!r}: {type(error).__name__}: {error}"]
+
+    # -- commands -------------------------------------------------------------------------------
+    def start(self, rest: str) -> list[str]:
+        size = _integer(rest, "START needs a board size")
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ProtocolError(f"unsupported size {size} (square boards {MIN_SIZE}..{MAX_SIZE})")
+        self.size = size
+        self._new_engine()
+        return ["OK"]
+
+    def rectstart(self, rest: str) -> list[str]:
+        raise ProtocolError("rectangular boards are not supported")
+
+    def restart(self, rest: str) -> list[str]:
+        self._need_board()
+        self._new_engine()
+        return ["OK"]
+
+    def begin(self, rest: str) -> list[str]:
+        engine = self._need_board()
+        if engine.moves:
+            raise ProtocolError("BEGIN on a board that is not empty")
+        self.colour = 0
+        return [self._think()]
+
+    def turn(self, rest: str) -> list[str]:
+        engine = self._need_board()
+        x, y = self._point(rest)
+        point = y * self.size + x
+        if not engine.is_empty(point):
+            raise ProtocolError(f"{x},{y} is occupied")
+        if not engine.moves:
+            self.colour = 1
+        engine.play(point, 1 - self.colour)
+        return [self._think()]
+
+    def board(self, rest: str) -> list[str]:
+        self._need_board()
+        self.board_lines = []
+        return []
+
+    def _board_line(self, text: str) -> list[str]:
+        if text.upper() == "DONE":
+            stones, self.board_lines = self.board_lines or [], None
+            return self._load_board(stones)
+        match = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)", text)
+        if not match:
+            return [f"ERROR cannot read board line {text!r} (x,y,field or DONE)"]
+        x, y, field = (int(g) for g in match.groups())
+        if not (0 <= x < self.size and 0 <= y < self.size) or field not in (1, 2, 3):
+            return [f"ERROR board line {text!r} is off the board or has no field 1, 2 or 3"]
+        self.board_lines.append((x, y, field))
+        return []
+
+    def _load_board(self, stones: list[tuple[int, int, int]]) -> list[str]:
+        engine = self.engine
+        own = sum(1 for _, _, field in stones if field == 1)
+        other = len(stones) - own
+        self.colour = 1 if other == own + 1 else 0
+        engine.reset()
+        notes = []
+        for x, y, field in stones:
+            point = y * self.size + x
+            if not engine.is_empty(point):
+                notes.append(f"MESSAGE {x},{y} is given twice; the second is ignored")
+                continue
+            engine.play(point, self.colour if field == 1 else 1 - self.colour)
+        return [*notes, self._think()]
+
+    def info(self, rest: str) -> list[str]:
+        key, _, value = rest.partition(" ")
+        key = key.lower()
+        value = value.strip()
+        if key == "timeout_turn":
+            milliseconds = _integer(value, "timeout_turn needs milliseconds")
+            self.timeout_turn = milliseconds / 1000 if milliseconds > 0 else 0.05
+        elif key == "timeout_match":
+            milliseconds = _integer(value, "timeout_match needs milliseconds")
+            self.timeout_match = milliseconds / 1000 if milliseconds > 0 else None
+        elif key == "time_left":
+            self.time_left = _integer(value, "time_left needs milliseconds") / 1000
+        elif key == "max_memory":
+            self.max_memory = _integer(value, "max_memory needs bytes")
+            if self.engine is not None and not self.engine.moves:
+                self._new_engine()
+        elif key == "rule":
+            rule = _integer(value, "rule needs a number")
+            self.rule = "standard" if rule & (RULE_EXACT_FIVE | RULE_RENJU) else "freestyle"
+            if self.engine is not None and self.engine.game.rule != self.rule:
+                self._new_engine(keep_stones=True)
+            if rule & (RULE_RENJU | RULE_CARO):
+                return ["MESSAGE renju and caro are not supported; playing exact five"]
+        # game_type, folder, evaluate and keys unknown to this brain need no answer
+        return []
+
+    def takeback(self, rest: str) -> list[str]:
+        engine = self._need_board()
+        x, y = self._point(rest)
+        point = y * self.size + x
+        if engine.is_empty(point):
+            raise ProtocolError(f"TAKEBACK {x},{y}: there is no stone there")
+        engine.take_back(point)
+        return ["OK"]
+
+    def play(self, rest: str) -> list[str]:
+        engine = self._need_board()
+        x, y = self._point(rest)
+        point = y * self.size + x
+        if not engine.is_empty(point):
+            raise ProtocolError(f"{x},{y} is occupied")
+        engine.play(point, self.colour)
+        return [f"{x},{y}"]
+
+    def about(self, rest: str) -> list[str]:
+        return [ABOUT]
+
+    def end(self, rest: str) -> list[str]:
+        self.ended = True
+        return []
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _new_engine(self, keep_stones: bool = False) -> None:
+        from ..games.gomoku.engine import Engine
+
+        stones = []
+        if keep_stones and self.engine is not None:
+            engine = self.engine
+            stones = [(p, int(engine.board.cells[engine.cell(p)]) - 1) for p in engine.moves]
+        memory = 64 << 20 if self.max_memory <= 0 else max(1 << 16, self.max_memory // 4)
+        self.engine = Engine(self.size, self.rule, memory_bytes=memory)
+        self.engine.warm_up()  # load every kernel now, not on the clock of the first move
+        for point, colour in stones:
+            self.engine.play(point, colour)
+
+    def _need_board(self):
+        if self.engine is None:
+            raise ProtocolError("no board yet: send START first")
+        return self.engine
+
+    def _point(self, rest: str) -> tuple[int, int]:
+        match = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)", rest)
+        if not match:
+            raise ProtocolError(f"cannot read coordinates {rest!r} (expected x,y)")
+        x, y = int(match.group(1)), int(match.group(2))
+        if not (0 <= x < self.size and 0 <= y < self.size):
+            raise ProtocolError(f"{x},{y} is off the {self.size}x{self.size} board")
+        return x, y
+
+    def move_seconds(self) -> float:
+        """This move's time: under the turn timeout, and a share of the match clock."""
+        budget = self.timeout_turn - min(SAFETY_SECONDS, self.timeout_turn / 4)
+        left = self.time_left
+        if left is None and self.timeout_match is not None:
+            left = self.timeout_match
+        if left is not None:
+            empty = self.size * self.size - len(self.engine.moves)
+            moves_to_come = max(8, min(30, empty // 4))
+            share = left / moves_to_come
+            budget = min(budget, share - min(SAFETY_SECONDS, share / 4))
+        return max(0.01, budget * 0.9)
+
+    def _think(self) -> str:
+        engine = self.engine
+        if len(engine.moves) == self.size * self.size:
+            raise ProtocolError("the board is full")
+        engine.side = self.colour
+        decision = engine.think(seconds=self.move_seconds(), max_depth=self.max_depth,
+                                threats=self.threats)
+        engine.play(decision.move, self.colour)
+        x, y = decision.move % self.size, decision.move // self.size
+        return f"{x},{y}"
+
+
+COMMANDS: dict[str, Callable[[Brain, str], list[str]]] = {
+    "START": Brain.start, "RECTSTART": Brain.rectstart, "RESTART": Brain.restart,
+    "BEGIN": Brain.begin, "TURN": Brain.turn, "BOARD": Brain.board, "INFO": Brain.info,
+    "TAKEBACK": Brain.takeback, "PLAY": Brain.play, "ABOUT": Brain.about, "END": Brain.end,
+}
+
+
+def _integer(text: str, message: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ProtocolError(f"{message}, got {text!r}") from None
+
+
+def serve(lines: Iterable[str], out: TextIO, brain: Brain | None = None) -> int:
+    """Run the brain over ``lines`` until END or the end of input; returns 0."""
+    brain = brain or Brain()
+    for line in lines:
+        for answer in brain.handle(line):
+            out.write(answer + "\n")
+        out.flush()
+        if brain.ended:
+            break
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-depth", type=int, default=64,
+                        help="search at most this many plies (a weaker brain)")
+    parser.add_argument("--no-threats", action="store_true",
+                        help="no VCF/VCT search before alpha-beta (a weaker brain)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``pbrain-yipan``: the brain on stdin/stdout (options only for weaker brains)."""
+    parser = argparse.ArgumentParser(prog="pbrain-yipan", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run_brain(args)
+
+
+def run_brain(args: argparse.Namespace) -> int:
+    brain = Brain(max_depth=max(1, args.max_depth), threats=not args.no_threats)
+    try:
+        return serve(sys.stdin, sys.stdout, brain)
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,71 @@
+"""``yipan analyze gomoku`` and ``yipan play gomoku`` through the command line's main."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from yipan.cli.main import main
+
+# black (to move) has an open three on row 8: g8 or k8 makes an open four
+OPEN_THREE_POSITION = ["h8", "a1", "i8", "a3", "j8", "o15"]
+# puzzle P027 of the reference data (x,y pairs): white to move wins by continuous fours
+P027 = "9,9 8,7 8,5 7,8 9,6 10,7 7,6 9,7 7,7 8,8 9,5 9,8 6,8 8,6 8,9"
+
+
+def as_notation(pairs):
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return [f"{letters[int(x)]}{int(y) + 1}" for x, y in (p.split(",") for p in pairs)]
+
+
+def test_analyze_prints_the_forced_win(capsys):
+    status = main(["analyze", "gomoku", *as_notation(P027.split()), "--time", "0.5"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "white to move" in out
+    assert "forced win (VCF)" in out
+    best = out.split("best move: ")[1].split()[0]
+    assert best in {"k9", "l8", "m8"}  # the puzzle's answers 10,8 11,7 12,7
+
+
+def test_analyze_json(capsys):
+    status = main(["analyze", "gomoku", *OPEN_THREE_POSITION, "--json", "--time", "0.3"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert data["to_move"] == 0 and data["move"] in {"g8", "k8"}
+    assert data["forced_win"] is not None and data["forced_win"]["line"][0] == data["move"]
+
+
+def test_analyze_trace_prints_the_tree(capsys):
+    status = main(["analyze", "gomoku", "--size", "9", "e5", "e6", "--trace", "1",
+                   "--time", "0.2"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "MAX d0 []" in out or "MIN d1 [" in out
+    assert "plain search to depth 1" in out
+
+
+def test_bad_input_is_one_line_and_status_2(capsys):
+    assert main(["analyze", "gomoku", "h8", "h8"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "taken" in err[0]
+    assert main(["analyze", "gomoku", "--size", "6"]) == 2
+    assert main(["analyze", "gomoku", "--rule", "renju"]) == 2
+    assert main(["analyze", "gomoku", "q99"]) == 2
+
+
+def test_play_against_the_engine(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("e5\nzz\ne5\nquit\n"))
+    status = main(["play", "gomoku", "--size", "9", "--level", "easy", "--time", "0.1",
+                   "--seed", "3"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "AI plays" in out
+    assert "cannot read" in out or "zz" in out
+    assert "taken" in out
+
+
+def test_solve_is_refused_on_a_board_far_from_full(capsys):
+    assert main(["solve", "gomoku", "h8"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "analyze" in err[0]

@@ -1,0 +1,221 @@
+"""The fast engine: line shapes, the incremental board, threats, and the searches."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from yipan.core import WIN
+from yipan.games.gomoku.board import (
+    L_FIVE,
+    L_OPEN_FOUR,
+    initialise,
+    new_board,
+    place,
+    remove,
+)
+from yipan.games.gomoku.context import MAX_NODES, NODES, start_budget
+from yipan.games.gomoku.engine import Engine, reference_search
+from yipan.games.gomoku.patterns import (
+    FIVE,
+    FOUR,
+    NONE,
+    OPEN_FOUR,
+    OPEN_THREE,
+    OPEN_TWO,
+    THREE,
+    TWO,
+    shape_of,
+)
+from yipan.games.gomoku.search import INFINITY, negamax
+
+
+@pytest.mark.parametrize("line, shape", [
+    ("..xx[.]..", OPEN_THREE),
+    (".x.x[.]..", OPEN_THREE),
+    ("oxxx[.].", FOUR),
+    (".xxx[.].", OPEN_FOUR),
+    ("x.x[.]x.x", OPEN_FOUR),  # two fives in one line: as good as an open four
+    ("xxxx[.]", FIVE),
+    ("o.xx[.]o", NONE),  # no room for five
+    ("oxx[.]..", THREE),
+    ("...x[.]...", OPEN_TWO),
+    ("oxx[.].o", NONE),
+    ("ox.[.]..", TWO),
+])
+def test_line_shapes(line, shape):
+    assert shape_of(line) == shape
+
+
+def test_an_overline_is_a_five_only_in_freestyle():
+    assert shape_of("x[.]xxxx") == FIVE
+    assert shape_of("x[.]xxxx", exact=True) == NONE
+    assert shape_of(".[.]xxxx.", exact=True) == FIVE
+    assert shape_of("x.[.]xxx.x", exact=True) == NONE  # either gap makes six
+    assert shape_of("o.[.]xxx.x", exact=True) == FOUR  # only the left gap makes exactly five
+    assert shape_of("o.[.]xxx.x") == OPEN_FOUR
+
+
+def board_arrays(board):
+    return (board.keys.copy(), board.shapes.copy(), board.level.copy(),
+            board.level_count.copy(), board.value.copy(), board.total.copy(),
+            board.near.copy(), int(board.hash[0]))
+
+
+def same(a, b):
+    return all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([False, True]))
+def test_incremental_board_matches_a_board_built_from_scratch(seed, exact):
+    """Place stones, take some back: the kept arrays equal those of the final stones
+    placed in another order on a fresh board."""
+    rng = random.Random(seed)
+    size = 9
+    board = new_board(size, exact)
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    played = [(cell, i % 2) for i, cell in enumerate(cells[:rng.randint(1, 40)])]
+    for cell, colour in played:
+        place(board, cell, colour)
+    for _ in range(rng.randint(0, len(played))):
+        cell, _ = played.pop(rng.randrange(len(played)))
+        remove(board, cell)
+    fresh = new_board(size, exact)
+    for cell, colour in reversed(played):
+        place(fresh, cell, colour)
+    assert same(board_arrays(board), board_arrays(fresh))
+    # and the same shapes, levels and worth as read from the stones alone, from scratch
+    scratch = new_board(size, exact)
+    for cell, colour in played:
+        scratch.cells[cell] = colour + 1
+    initialise(scratch)
+    assert same(board_arrays(board)[:6], board_arrays(scratch)[:6])
+
+
+def engine_with(size, black, white, rule="freestyle"):
+    """An engine whose board holds the given (x, y) stones; black to move if counts are equal."""
+    engine = Engine(size, rule, memory_bytes=1 << 20)
+    for x, y in black:
+        engine.play(y * size + x, 0)
+    for x, y in white:
+        engine.play(y * size + x, 1)
+    return engine
+
+
+def xy(engine, point):
+    return point % engine.size, point // engine.size
+
+
+def test_an_immediate_five_is_taken():
+    # black: four with one end open at the left; white threatens its own five elsewhere
+    engine = engine_with(15, [(5, 7), (6, 7), (7, 7), (8, 7)],
+                         [(9, 7), (3, 3), (3, 4), (3, 5)])
+    engine.side = 0
+    decision = engine.think(seconds=0.5)
+    assert xy(engine, decision.move) == (4, 7)
+    assert decision.result.value == WIN - 1
+
+
+def test_a_four_of_the_opponent_is_blocked():
+    engine = engine_with(15, [(7, 7), (7, 8), (2, 2)],
+                         [(5, 5), (6, 5), (7, 5), (8, 5)])
+    engine.side = 0
+    assert xy(engine, engine.think(seconds=0.5).move) in {(4, 5), (9, 5)}
+    engine = engine_with(15, [(7, 7), (7, 8), (4, 5), (2, 2)],
+                         [(5, 5), (6, 5), (7, 5), (8, 5)])
+    engine.side = 0
+    assert xy(engine, engine.think(seconds=0.5).move) == (9, 5)
+
+
+def test_an_open_three_is_stopped_before_it_becomes_an_open_four():
+    # white threatens an open four on row 5; black has nothing of its own
+    engine = engine_with(15, [(7, 9), (11, 11), (2, 12)], [(5, 5), (6, 5), (7, 5)])
+    engine.side = 0
+    move = xy(engine, engine.think(seconds=0.5, max_depth=4).move)
+    assert move in {(3, 5), (4, 5), (8, 5), (9, 5)}
+
+
+def test_an_open_four_wins_and_a_double_five_threat_loses():
+    engine = engine_with(15, [(5, 7), (6, 7), (7, 7), (2, 2)], [(1, 1), (12, 1), (1, 12)])
+    engine.side = 0
+    assert engine.board.level_count[0, L_OPEN_FOUR] > 0
+    decision = engine.think(seconds=0.5)
+    assert xy(engine, decision.move) in {(4, 7), (8, 7)}
+    assert decision.result.value > 0 and decision.threat is not None
+
+
+def test_under_the_exact_five_rule_an_overline_does_not_win():
+    black = [(3, 7), (4, 7), (5, 7), (7, 7), (8, 7)]  # x x x _ x x: the gap makes six
+    white = [(1, 1), (13, 1), (1, 13), (13, 13), (7, 1)]
+    free = engine_with(15, black, white, "freestyle")
+    exact = engine_with(15, black, white, "standard")
+    gap = exact.cell(7 * 15 + 6)
+    assert free.board.level[0, gap] == L_FIVE
+    assert exact.board.level[0, gap] != L_FIVE
+    assert exact.board.level_count[0, L_FIVE] == 0
+    free.side = exact.side = 0
+    assert free.think(seconds=0.3).reason == "five"
+    assert exact.think(seconds=0.3).move != 7 * 15 + 6
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_alpha_beta_kernel_agrees_with_the_reference_search(seed):
+    """Fixed-depth negamax (table, killers, PVS) gives plain negamax's value."""
+    rng = random.Random(seed)
+    engine = Engine(9, memory_bytes=1 << 20)
+    while len(engine.moves) < 6:
+        point = rng.choice([p for p in range(81) if engine.is_empty(p)])
+        engine.play(point)
+        if engine.board.level_count[:, L_OPEN_FOUR].any() or engine.winner() is not None:
+            engine.undo()
+    plain = reference_search(engine, 2)
+    start_budget(engine.context, NODES, MAX_NODES, None, None)
+    value = negamax(engine.board, engine.context, 2, 0, -INFINITY, INFINITY, engine.to_move)
+    assert value == plain.value
+    assert engine.context.stats[NODES] < plain.stats.nodes
+
+
+def test_reference_search_reports_every_node_to_the_trace():
+    engine = engine_with(9, [(4, 4)], [(4, 5)])
+    events = []
+    result = reference_search(engine, 2, trace=events.append)
+    nodes = [e for e in events if e.kind == "node"]
+    assert len(nodes) == result.stats.nodes
+    assert max(e.ply for e in events) == 2
+    assert any(e.horizon for e in events)
+
+
+def test_the_opponents_vcf_is_stopped():
+    # puzzle P027's position, but black to move: white threatens a VCF of three fours
+    pairs = "9,9 8,7 8,5 7,8 9,6 10,7 7,6 9,7 7,7 8,8 9,5 9,8 6,8 8,6 8,9"
+    engine = Engine(15, memory_bytes=1 << 20)
+    for index, pair in enumerate(pairs.split()):
+        x, y = map(int, pair.split(","))
+        engine.play(y * 15 + x, index % 2)
+    assert engine.threat_win(1, threes=False, max_depth=8, nodes=100_000, seconds=None)
+    engine.side = 0
+    decision = engine.think(seconds=1.0)
+    if decision.reason in ("five", "VCF", "VCT"):
+        return  # black wins first: also right
+    engine.play(decision.move, 0)
+    assert engine.threat_win(1, threes=False, max_depth=12, nodes=200_000, seconds=None) is None
+
+
+def test_search_with_a_trace_prints_the_tree_of_the_plain_search():
+    import io
+
+    from yipan.search import TracePrinter
+
+    engine = engine_with(9, [(4, 4)], [(4, 5)])
+    out = io.StringIO()
+    result = engine.search(max_depth=1, trace=TracePrinter(engine.game, 1, out=out))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "MAX d0 []" and lines[-1].endswith("[]")
+    assert f"{result.value:+g}" in lines[-1]
+    assert sum(line.strip().startswith("MIN d1") for line in lines) == result.stats.nodes - 1
