@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from yipan.core import WIN, replay
 from yipan.games.connect4 import ConnectFour
 from yipan.games.connect4.book import build, read_book
 from yipan.games.connect4.player import ConnectFourPlayer, make_ai, score_to_value
+from yipan.games.connect4.solver import Solver
 from yipan.players import SearchPlayer
 
 
@@ -71,3 +74,47 @@ def test_weaker_levels_are_the_generic_search_player(game, level):
     player = make_ai(game, level, random.Random(6), 1.0)
     assert isinstance(player, SearchPlayer)
     assert player.choose(game, at(game, "121212")).move in game.legal_moves(at(game, "121212"))
+
+
+def random_position(game: ConnectFour, rng: random.Random, plies: int):
+    position = game.initial_state()
+    while position.moves < plies:
+        going = [game.play(position, c) for c in game.legal_moves(position)]
+        going = [child for child in going if game.outcome(child) is None]
+        if not going:
+            break
+        position = rng.choice(going)
+    return position
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_with_time_to_solve_every_choice_keeps_the_best_score(seed):
+    game = ConnectFour()
+    rng = random.Random(seed)
+    position = random_position(game, rng, 26)
+    player = ConnectFourPlayer(game, rng, time=30.0)
+    choice = player.choose(game, position)
+    scores = Solver(game, table_bits=18).analyze(position)
+    assert scores[choice.move] == max(scores.values())
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_without_time_it_never_walks_into_a_loss_it_can_see(seed):
+    """A move the opponent answers with an immediate four is never chosen while another
+    move avoids that."""
+    game = ConnectFour()
+    rng = random.Random(seed)
+    position = random_position(game, rng, rng.randrange(6, 20))
+    player = ConnectFourPlayer(game, rng, time=0.0)
+    choice = player.choose(game, position)
+
+    def loses_at_once(col: int) -> bool:
+        if game.is_winning_move(position, col):
+            return False
+        child = game.play(position, col)
+        return any(game.is_winning_move(child, reply) for reply in game.legal_moves(child))
+
+    if not all(loses_at_once(col) for col in game.legal_moves(position)):
+        assert not loses_at_once(choice.move)

@@ -99,3 +99,25 @@ def test_mirror_image_has_the_same_outcome_and_key(seed):
     assert game.key(position) == game.key(mirrored)
     assert game.canonical(position) == game.canonical(mirrored)
     assert game.outcome(position) == game.outcome(mirrored)
+
+
+@given(st.integers(0, 2**32))
+def test_non_losing_moves_are_exactly_those_the_opponent_cannot_punish_at_once(seed):
+    game = ConnectFour()
+    rng = random.Random(seed)
+    position = game.initial_state()
+    for _ in range(rng.randrange(4, 30)):
+        going = [game.play(position, c) for c in game.legal_moves(position)]
+        going = [child for child in going if game.outcome(child) is None]
+        if not going:
+            break
+        position = rng.choice(going)
+    if any(game.is_winning_move(position, col) for col in game.legal_moves(position)):
+        return  # the side to move wins at once; the rule is about the other moves
+
+    def punished(col: int) -> bool:
+        child = game.play(position, col)
+        return any(game.is_winning_move(child, reply) for reply in game.legal_moves(child))
+
+    assert game.non_losing_moves(position) == [
+        col for col in game.legal_moves(position) if not punished(col)]

@@ -105,6 +105,9 @@ class ConnectFourPlayer:
         remaining = max(0.05, self.time - (clock.perf_counter() - start))
         result = alphabeta(self.game, state, analysis=True, limit=Limit(time=remaining))
         values = dict(result.move_values) or {result.move: result.value}
+        safe = self.game.non_losing_moves(state)
+        if safe:  # a move the opponent punishes at once is never chosen while one is not
+            values = {col: values.get(col, -WIN // 2) for col in safe}
         picked = self._pick(state, values, exact=False, nodes=result.stats.nodes,
                             start=start, depth=result.depth)
         return picked

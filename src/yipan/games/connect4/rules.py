@@ -181,6 +181,20 @@ class ConnectFour(Game[Position, int]):
         playable = (state.mask + self.geometry.bottom) & self.geometry.board
         return bool(wins & playable & self.geometry.column_mask(col))
 
+    def non_losing_moves(self, state: Position) -> list[int]:
+        """Columns after which the opponent cannot make a four at once (empty when every
+        move loses so: two threats to parry). The solver prunes the others the same way."""
+        g = self.geometry
+        possible = (state.mask + g.bottom) & g.board
+        opponent_wins = winning_cells(state.current ^ state.mask, state.mask, g)
+        forced = possible & opponent_wins
+        if forced:
+            if forced & (forced - 1):
+                return []
+            possible = forced
+        safe = possible & ~(opponent_wins >> 1)
+        return [col for col in range(self.width) if safe & g.column_mask(col)]
+
     def outcome(self, state: Position) -> Outcome | None:
         last_mover = state.current ^ state.mask
         if state.moves and has_four(last_mover, self.height):
