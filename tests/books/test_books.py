@@ -61,3 +61,9 @@ def test_book_for_another_game_is_refused(tmp_path):
     save_book(book, path)
     with pytest.raises(CorruptBookError, match="connect4"):
         load_book(path, GAME)
+
+
+def test_written_books_are_readable_by_others(tmp_path):
+    path = tmp_path / "shared.book"
+    build_book(GAME, path, max_ply=1)
+    assert path.stat().st_mode & 0o044 == 0o044  # not the 0600 of a bare temporary file

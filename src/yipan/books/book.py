@@ -23,13 +23,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core import Game, YipanError
+from ..core.files import write_atomically
 from ..search import TranspositionTable, alphabeta
 
 MAGIC = "yipan-book 1"
@@ -120,20 +120,6 @@ def save_book(book: Book, path: str | os.PathLike) -> None:
         "\n",
     ]
     write_atomically(Path(path), "".join(header + body))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def load_book(path: str | os.PathLike, game: Game | None = None) -> Book:

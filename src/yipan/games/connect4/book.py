@@ -22,7 +22,6 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ import numpy as np
 
 from ...books.book import CorruptBookError
 from ...core import YipanError
+from ...core.files import write_atomically
 from .rules import ConnectFour, Position, has_four
 
 MAGIC = b"YIPANC4B"
@@ -75,23 +75,7 @@ def write_book(book: OpeningBook, path: str | Path) -> None:
         "game": "connect4", "width": book.width, "height": book.height, "depth": book.depth,
         "count": len(book), "sha256": hashlib.sha256(payload).hexdigest(),
     }).encode()
-    atomic_write(Path(path), MAGIC + len(header).to_bytes(4, "little") + header + payload)
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(handle, 0o644)  # a book is shared data, not a secret (mkstemp gives 0600)
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    write_atomically(path, MAGIC + len(header).to_bytes(4, "little") + header + payload)
 
 
 def read_book(path: str | Path) -> OpeningBook:
@@ -222,7 +206,7 @@ def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
     plan_file = work / "plan.json"
     if plan_file.exists() and json.loads(plan_file.read_text()) != plan:
         raise YipanError(f"{work} holds a build with other settings; remove it to start over")
-    atomic_write(plan_file, json.dumps(plan).encode())
+    write_atomically(plan_file, json.dumps(plan))
 
     units = units_of(deepest, unit_size)
     done = {int(p.stem.split("-")[1]) for p in work.glob("unit-*.npy")}
