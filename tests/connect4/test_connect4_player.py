@@ -41,8 +41,8 @@ def test_it_blocks_when_every_other_move_loses(game):
     assert choice.move == 0
 
 
-def test_out_of_time_the_heuristic_still_refuses_a_proved_loss(game):
-    """With no time to solve, the fallback search must still block an immediate threat."""
+def test_out_of_time_the_tree_search_still_refuses_a_proved_loss(game):
+    """With no time to solve, the fallback tree search must still block an immediate threat."""
     player = ConnectFourPlayer(game, random.Random(3), time=0.0)
     position = at(game, "11223")  # X has 1,2,3 on the bottom; O must take 4
     choice = player.choose(game, position)

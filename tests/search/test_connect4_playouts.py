@@ -96,3 +96,17 @@ def test_the_kernels_read_the_connect_four_game_of_the_registry():
         assert game.outcome(state) == RULES.outcome(mine)
     fast = mcts_connect4(*game.initial_state(), limit=Limit(nodes=2000), rng=random.Random(2))
     assert fast.move in game.legal_moves(game.initial_state())
+
+
+def test_time_limited_tree_search_runs_many_chunks_whatever_the_seed():
+    """The generator's state crosses the numba boundary between chunks of iterations; a
+    state with its top bit set once overflowed on the way back in."""
+    import random
+
+    from yipan.core import Limit
+    from yipan.search.playouts.connect4_tree import mcts_connect4
+
+    for seed in range(12):
+        result = mcts_connect4(0, 1 << 21, 1, limit=Limit(time=0.02), rng=random.Random(seed))
+        assert result.move in range(7)
+        assert result.stats.nodes >= 1

@@ -1,9 +1,10 @@
-"""The Connect Four AI: the opening book, then an exact solve within the move time, then an
-iterative-deepening heuristic search when the solve does not finish in time.
+"""The Connect Four AI: the opening book, then an exact solve within half the move time, then
+Monte Carlo tree search (UCT entirely in numba, hundreds of thousands of simulations a second)
+for the rest of the time when the solve does not finish.
 
 It never plays a move proved to lose while another move is not proved to lose: the book and
-the solver only pick moves that keep the proved score, and the heuristic search ranks proved
-losses below every heuristic value.
+the solver only pick moves that keep the proved score, and the tree search only chooses among
+moves the opponent cannot punish at once.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from types import MappingProxyType
 
 from ...core import WIN, Limit, SearchResult, SearchStats
 from ...players import Choice, Player, SearchPlayer
-from ...search import alphabeta
+from ...search.playouts.connect4_tree import mcts_connect4
 from .book import OpeningBook, shipped_book
 from .rules import ConnectFour, Position
 from .solver import Solver
 
 DEFAULT_MOVE_TIME = 3.0  # seconds, when the caller gives none
+SOLVE_SHARE = 0.5  # of the move time, for the exact solve; the tree search gets the rest
 FIRST_GUESS_NODES_PER_SECOND = 2_000_000
 
 
@@ -54,7 +56,7 @@ class ConnectFourPlayer:
         start = clock.perf_counter()
         result = self._from_book(state) or self._solve(state, start)
         if result is None:
-            result = self._heuristic(state, start)
+            result = self._tree_search(state, start)
         return Choice(result.move, result)
 
     def _pick(self, state: Position, values: dict[int, int], *, exact: bool, nodes: int,
@@ -87,7 +89,7 @@ class ConnectFourPlayer:
     def _solve(self, state: Position, start: float) -> SearchResult | None:
         """Exact: the root's score within the node budget, then every move keeping it."""
         game, solver = self.game, self.solver
-        budget = max(1000, int(self.time * self.nodes_per_second))
+        budget = max(1000, int(self.time * SOLVE_SHARE * self.nodes_per_second))
         solved = solver.solve(state, node_limit=budget)
         elapsed = clock.perf_counter() - start
         if solved.nodes > 100_000 and elapsed > 0:
@@ -100,22 +102,27 @@ class ConnectFourPlayer:
         return self._pick(state, values, exact=True, nodes=solved.nodes, start=start,
                           depth=game.cells - state.moves)
 
-    def _heuristic(self, state: Position, start: float) -> SearchResult:
-        """Iterative deepening on the generic engine with the game's threat heuristic."""
+    def _tree_search(self, state: Position, start: float) -> SearchResult:
+        """UCT in numba for the rest of the move time, among moves not punished at once."""
         remaining = max(0.05, self.time - (clock.perf_counter() - start))
-        result = alphabeta(self.game, state, analysis=True, limit=Limit(time=remaining))
-        values = dict(result.move_values) or {result.move: result.value}
-        safe = self.game.non_losing_moves(state)
-        if safe:  # a move the opponent punishes at once is never chosen while one is not
-            values = {col: values.get(col, -WIN // 2) for col in safe}
-        picked = self._pick(state, values, exact=False, nodes=result.stats.nodes,
-                            start=start, depth=result.depth)
-        return picked
+        game = self.game
+        result = mcts_connect4(state.current, state.mask, state.moves,
+                               limit=Limit(time=remaining), rng=self.rng,
+                               width=game.width, height=game.height)
+        visits = result.stats.visits
+        safe = game.non_losing_moves(state) or game.legal_moves(state)
+        move = max(safe, key=lambda col: (visits.get(col, 0), col == result.move))
+        values = {col: v for col, v in result.move_values.items() if col in safe}
+        return SearchResult(move=move, value=values.get(move, result.value), pv=(move,),
+                            move_values=MappingProxyType(values), depth=result.depth,
+                            exact=False, stats=SearchStats(
+                                nodes=result.stats.nodes,
+                                elapsed=clock.perf_counter() - start))
 
 
 def make_ai(game: ConnectFour, level: str = "perfect", rng: random.Random | None = None,
             time: float | None = None) -> Player:
-    """``perfect``: book, exact solve, heuristic search; ``medium``/``easy``: the generic
+    """``perfect``: book, exact solve, tree search; ``medium``/``easy``: the generic
     search player's weaker levels (shallow search, some random non-losing moves)."""
     rng = rng or random.Random()
     if level != "perfect":

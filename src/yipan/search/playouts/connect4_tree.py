@@ -140,6 +140,7 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
         size, seed, ran = run_iterations(
             tree.current, tree.mask, tree.moves, tree.child, tree.visits, tree.total,
             tree.result, size, step, width, height, exploration, seed)
+        seed = np.uint64(seed)  # numba hands a uint64 back as a Python int: keep its type
         done += ran
         if ran < step or (deadline is not None and time.perf_counter() >= deadline):
             break
