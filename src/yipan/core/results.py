@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
@@ -125,7 +125,21 @@ class SearchResult:
             "tt_hits": self.stats.tt_hits,
             "cutoffs": self.stats.cutoffs,
             "seconds": round(self.stats.elapsed, 6),
+            "nodes_per_second": round(self.stats.nodes_per_second),
+            **_extra_stats(self.stats, fmt),
         }
+
+
+def _extra_stats(stats: SearchStats, fmt: Any) -> dict[str, Any]:
+    """The figures a search adds to SearchStats (MCTS: visits per move, tree size, ...)."""
+    extra = {}
+    for item in fields(stats):
+        if item.name in ("nodes", "tt_hits", "cutoffs", "elapsed"):
+            continue
+        value = getattr(stats, item.name)
+        extra[item.name] = ({fmt(k): v for k, v in value.items()}
+                            if isinstance(value, Mapping) else value)
+    return extra
 
 
 class Budget:
