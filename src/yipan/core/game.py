@@ -158,8 +158,9 @@ class Game(ABC, Generic[State, Move]):
 
     def value_bounds(self, state: State) -> tuple[float, float]:
         """Proven bounds ``(low, high)`` on the value for the side to move (declare
-        ``info.bounds``): e.g. ``high = 0`` once the side to move can no longer win, and
-        ``(0, 0)`` for a position that can only end in a draw. Searches cut off on them."""
+        ``info.bounds``), counted from this position (a win on the next ply is ``WIN - 1``):
+        e.g. ``high = 0`` once the side to move can no longer win, ``(0, 0)`` for a position
+        that can only end in a draw. Searches cut off on them and stop where low == high."""
         return (-WIN, WIN)
 
     def symmetries(self, state: State) -> Sequence[State]:
