@@ -118,3 +118,12 @@ def test_without_time_it_never_walks_into_a_loss_it_can_see(seed):
 
     if not all(loses_at_once(col) for col in game.legal_moves(position)):
         assert not loses_at_once(choice.move)
+
+
+def test_a_score_known_from_the_book_still_needs_its_moves_proved_in_time(game):
+    """One ply in, the book knows the score but not which replies keep it: with little time
+    the player must fall back to the tree search rather than prove every reply at length."""
+    player = make_ai(game, "perfect", random.Random(6), 0.05)
+    choice = player.choose(game, at(game, "4"))
+    assert not choice.result.exact
+    assert choice.move in game.legal_moves(at(game, "4"))

@@ -97,10 +97,29 @@ class ConnectFourPlayer:
         if solved.score is None:
             return None
         value = score_to_value(solved.score, state.moves, game.cells)
-        keeping = solver.best_moves(state, solved.score)
+        keeping = self._moves_keeping(state, solved.score, start)
+        if not keeping:
+            return None  # the score is known (e.g. from the book) but no move proved in time
         values = {col: value for col in keeping}
         return self._pick(state, values, exact=True, nodes=solved.nodes, start=start,
                           depth=game.cells - state.moves)
+
+    def _moves_keeping(self, state: Position, score: int, start: float) -> list[int]:
+        """The moves proved to keep ``score``, each proof within what is left of the solve's
+        share of the move time (a score from the book still needs its moves proved)."""
+        game, solver = self.game, self.solver
+        keeping = []
+        for col in game.order_moves(state, game.legal_moves(state)):
+            left = self.time * SOLVE_SHARE - (clock.perf_counter() - start)
+            if left <= 0:
+                break
+            keeps = solver.achieves(state, col, score,
+                                    node_limit=max(1000, int(left * self.nodes_per_second)))
+            if keeps is None:
+                break
+            if keeps:
+                keeping.append(col)
+        return keeping
 
     def _tree_search(self, state: Position, start: float) -> SearchResult:
         """UCT in numba for the rest of the move time, among moves not punished at once."""
