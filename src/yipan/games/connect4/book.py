@@ -24,6 +24,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -217,9 +218,12 @@ def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
     pool = None
     if map_units is None and workers > 1 and jobs:
         import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-        pool = multiprocessing.get_context("spawn").Pool(workers)
-        results: Iterable = pool.imap(_solve_unit_star, jobs)
+        # an executor, not multiprocessing.Pool: a worker that dies breaks the build (which
+        # can be resumed) instead of being replaced while its unit is waited for forever
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        results: Iterable = pool.map(_solve_unit_star, jobs)
     else:
         results = (map_units or (lambda js: map(_solve_unit_star, js)))(jobs)
     try:
@@ -228,10 +232,12 @@ def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
             os.replace(_unit_file_tmp(work, index), work / f"unit-{index:06d}.npy")
             if count % 10 == 0 or count == len(todo):
                 say(f"  {count}/{len(todo)} units, {time.perf_counter() - start:.0f} s")
+    except BrokenProcessPool:
+        raise YipanError(f"a worker process died; run the build again to resume from {work}")\
+            from None
     finally:
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            pool.shutdown(wait=True, cancel_futures=True)
 
     solved = np.concatenate([np.load(work / f"unit-{i:06d}.npy") for i in range(len(units))]
                             or [np.zeros((0, 2), np.int64)])
