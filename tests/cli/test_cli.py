@@ -114,6 +114,14 @@ def test_larger_board_options():
     (["play", "tictactoe", "--level", "godlike"], "unknown level"),
     (["frobnicate"], "invalid choice"),
     (["solve"], "name a game"),
+    (["solve", "tictactoe", "--algorithm", "mcts", "--time", "-1"], "above 0"),
+    (["solve", "tictactoe", "--algorithm", "mcts", "--time", "nan"], "above 0"),
+    (["solve", "tictactoe", "--algorithm", "mcts", "--iterations", "-5"], "at least 1"),
+    (["solve", "tictactoe", "--algorithm", "mcts", "--trace", "1"], "not MCTS"),
+    (["play", "connect4", "--time", "inf"], "above 0"),
+    (["sg", "subtraction", "1,1000000000", "--upto", "10"], "at most 100,000"),
+    (["analyze", "bash", "10", "--k", "1000000000"], "k <= 100,000"),
+    (["sg", "period", "0.6", "--bound", "100000000000"], "1..10000000"),
 ])
 def test_bad_arguments_give_one_line_and_exit_2(args, message):
     run = yipan(*args)
@@ -132,3 +140,25 @@ def test_positional_game_options_are_followed_by_moves():
     assert data["winner"] == 0  # heaps 1 4 5 have nim-sum 0: the second player is lost
     bad = yipan("play", "nim", "3", "-4")
     assert bad.returncode == 2 and "negative" in bad.stderr
+
+
+def test_a_file_that_is_not_text_is_refused_in_one_line(tmp_path):
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_bytes(b"hello\n\x00\xff\n")
+    run = yipan("solve", "connect4", "--batch", str(garbage))
+    assert run.returncode == 2
+    assert len(run.stderr.strip().splitlines()) == 1 and "UTF-8" in run.stderr
+
+
+def test_command_help_lists_the_games():
+    run = yipan("play", "--help")
+    assert run.returncode == 0
+    assert "tictactoe" in run.stdout and "connect4" in run.stdout
+
+
+def test_solve_with_a_clock_uses_iterative_deepening():
+    run = yipan("solve", "tictactoe", "--size", "5x5", "--k", "4", "--algorithm", "iterative",
+                "--time", "0.3", "--json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["depth"] >= 1 and data["move"] is not None

@@ -6,7 +6,7 @@ import argparse
 
 from ..core import Limit, SearchResult, describe_value, replay
 from ..search import alphabeta
-from .common import moves_from_args, print_json, start_game_command
+from .common import count, moves_from_args, print_json, seconds, start_game_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,9 +21,9 @@ def add_analyze_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="*", default=[],
                         help="the moves played from the start, in the game's notation")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--time", type=float, default=None,
+    parser.add_argument("--time", type=seconds, default=None,
                         help="seconds to search (default: search to the end)")
-    parser.add_argument("--depth", type=int, default=None, help="search this many plies")
+    parser.add_argument("--depth", type=count(0), default=None, help="search this many plies")
 
 
 def run(args: argparse.Namespace) -> int:

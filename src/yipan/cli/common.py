@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +22,31 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message}")
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite, positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"seconds must be a finite number above 0, got {text}")
+    return value
+
+
+def count(low: int = 1, high: int | None = None) -> Any:
+    """An argparse type: a whole number within ``low..high``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < low or (high is not None and value > high):
+            span = f"{low}..{high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {span}, got {value}")
+        return value
+    return parse
 
 
 def game_parser(command: str, spec: GameSpec, help_text: str) -> Parser:
@@ -54,8 +80,9 @@ def parse_game_command(command: str, argv: Sequence[str], help_text: str,
     arguments (``add_arguments(parser)``), and the game's hook's extra arguments."""
     if not argv or argv[0].startswith("-"):
         if argv and argv[0] in ("-h", "--help"):
-            raise UsageError(f"usage: yipan {command} GAME [options]; games: "
-                             f"{', '.join(_names())}")
+            print(f"usage: yipan {command} GAME [options]   (yipan {command} GAME --help for "
+                  f"a game's options)\ngames: {', '.join(_names())}")
+            raise SystemExit(0)
         raise UsageError(f"yipan {command}: name a game ({', '.join(_names())})")
     name = argv[0]
     spec = game_spec(name)

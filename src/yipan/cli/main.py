@@ -36,13 +36,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            if not hasattr(args, "argv"):  # only the game commands take words of their own
+                parser.error(f"unrecognized arguments: {' '.join(extra)}")
+            args.argv = extra + args.argv  # e.g. "play --help": the game command answers
         if not getattr(args, "func", None):
             parser.print_help()
             return 2
         return int(args.func(args) or 0)
     except YipanError as error:
         print(f"yipan: error: {error}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as error:  # a file given as text that is not
+        print(f"yipan: error: cannot read the input as UTF-8 text ({error.reason} at byte "
+              f"{error.start})", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into a pager or head that closed early
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush

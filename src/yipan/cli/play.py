@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from ..core import CHANCE, Game, describe_value
 from ..players import HumanPlayer, Player, QuitRequested, UndoRequested, make_ai
-from .common import start_game_command
+from .common import seconds, start_game_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,7 +30,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="who moves first (default: human)")
     parser.add_argument("--level", default="perfect",
                         help="the AI's strength: perfect, medium, easy (default: perfect)")
-    parser.add_argument("--time", type=float, default=None,
+    parser.add_argument("--time", type=seconds, default=None,
                         help="seconds the AI may think per move (games too large to solve)")
     parser.add_argument("--seed", type=int, default=None, help="seed the AI's choices")
 

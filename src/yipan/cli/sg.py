@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 
 from ..core import GameOptionError
-from .common import UsageError, print_json
+from .common import UsageError, count, print_json
 
 LARGEST_UNPROVED_OCTAL = 1 << 16  # without a period an octal table is quadratic
 LARGEST_TABLE = 10**7  # 80 MB of values
@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "argument for subtraction games).")
     period.add_argument("code", nargs="?", help="an octal code, e.g. 0.77")
     period.add_argument("--subtraction", metavar="S", help="a subtraction set, e.g. 1,3,4")
-    period.add_argument("--bound", type=int, default=None, metavar="N",
+    period.add_argument("--bound", type=count(1, 10_000_000), default=None, metavar="N",
                         help="compute at most N values looking for a proof")
     period.add_argument("--json", action="store_true", help="print one JSON object")
     sg.set_defaults(func=run_sg, sg_parser=sg)

@@ -14,7 +14,7 @@ import sys
 
 from ..core import Limit, describe_value, replay
 from ..search import PLAIN, Options, TracePrinter, alphabeta, iterate, minimax
-from .common import UsageError, moves_from_args, print_json, start_game_command
+from .common import UsageError, count, moves_from_args, print_json, seconds, start_game_command
 
 ALGORITHMS = ("minimax", "alphabeta", "alphabeta-tt", "iterative", "mcts", "mcts-solver")
 
@@ -31,11 +31,12 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="*", default=[],
                         help="the moves played from the start, in the game's notation")
     parser.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta-tt")
-    parser.add_argument("--trace", type=int, default=None, metavar="DEPTH",
+    parser.add_argument("--trace", type=count(0), default=None, metavar="DEPTH",
                         help="print the search tree down to DEPTH plies")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--iterations", type=int, default=None, help="MCTS iterations")
-    parser.add_argument("--time", type=float, default=None, help="seconds (MCTS)")
+    parser.add_argument("--iterations", type=count(1), default=None, help="MCTS iterations")
+    parser.add_argument("--time", type=seconds, default=None,
+                        help="seconds: for MCTS, or iterative deepening under a clock")
     parser.add_argument("--seed", type=int, default=None, help="seed for MCTS")
 
 
@@ -52,16 +53,25 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--trace needs a depth of 0 or more")
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)
     algorithm = args.algorithm
+    if trace is not None and algorithm.startswith("mcts"):
+        raise UsageError("--trace follows minimax and alpha-beta searches, not MCTS")
+    clock = Limit(time=args.time) if args.time is not None else None
+    if clock is not None and algorithm in ("minimax", "alphabeta"):
+        raise UsageError(f"--time needs an anytime search (iterative, alphabeta-tt, mcts), "
+                         f"not {algorithm}")
     if algorithm == "minimax":
         result = minimax(game, state, trace=trace)
     elif algorithm == "alphabeta":
         result = alphabeta(game, state, trace=trace, options=PLAIN)
     elif algorithm == "alphabeta-tt":
-        result = alphabeta(game, state, trace=trace, options=Options())
+        result = alphabeta(game, state, trace=trace, options=Options(), limit=clock)
     elif algorithm == "iterative":
         result = None
-        for result in iterate(game, state, trace=trace):  # noqa: B007 - the last one is kept
+        for result in iterate(game, state, trace=trace,  # noqa: B007 - the last one is kept
+                              limit=clock or Limit()):
             pass
+        if result is None:
+            raise UsageError("no search depth finished within --time")
     else:
         result = _mcts(game, state, args, solver=algorithm == "mcts-solver")
     if args.json:

@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from .common import UsageError, game_from_args, parse_game_command, print_json
+from .common import UsageError, count, game_from_args, parse_game_command, print_json
 
 CLEAR = "\x1b[H\x1b[2J"
 
@@ -31,9 +31,10 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed the tiles and the AI")
     parser.add_argument("--json", action="store_true", help="one JSON object at the end")
     parser.add_argument("--level", default="perfect", help="expectimax: perfect, medium, easy")
-    parser.add_argument("--iterations", type=int, default=300,
+    parser.add_argument("--iterations", type=count(1), default=300,
                         help="mcts: iterations per move (default 300)")
-    parser.add_argument("--max-moves", type=int, default=None, help="stop after this many moves")
+    parser.add_argument("--max-moves", type=count(1), default=None,
+                        help="stop after this many moves")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -123,6 +123,9 @@ class NimRule(HeapRule):
         return np.arange(upto + 1, dtype=np.int64)
 
 
+LARGEST_AMOUNT = 100_000  # a subtraction set's largest amount (tables are quadratic in it)
+
+
 def parse_amounts(text: str | Iterable[int]) -> tuple[int, ...]:
     """A subtraction set from ``"1,3,4"`` (or ints): sorted, distinct, each at least 1."""
     if isinstance(text, str):
@@ -138,6 +141,9 @@ def parse_amounts(text: str | Iterable[int]) -> tuple[int, ...]:
         raise GameOptionError("a subtraction set needs at least one amount")
     if min(amounts) < 1:
         raise GameOptionError(f"amounts to take must be at least 1, got {min(amounts)}")
+    if max(amounts) > LARGEST_AMOUNT:
+        raise GameOptionError(
+            f"amounts to take must be at most {LARGEST_AMOUNT:,}, got {max(amounts):,}")
     return tuple(sorted(set(amounts)))
 
 
@@ -188,8 +194,8 @@ class BashRule(SubtractionRule):
     """The Bash game: take 1 to k tokens. ``G(n) = n mod (k + 1)``."""
 
     def __init__(self, k: int) -> None:
-        if int(k) < 1:
-            raise GameOptionError(f"the Bash game needs k >= 1, got {k}")
+        if not 1 <= int(k) <= LARGEST_AMOUNT:
+            raise GameOptionError(f"the Bash game needs 1 <= k <= {LARGEST_AMOUNT:,}, got {k}")
         super().__init__(range(1, int(k) + 1))
         self.k = int(k)
         self.name = f"bash {self.k}"
