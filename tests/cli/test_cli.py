@@ -122,6 +122,7 @@ def test_larger_board_options():
     (["sg", "subtraction", "1,1000000000", "--upto", "10"], "at most 100,000"),
     (["analyze", "bash", "10", "--k", "1000000000"], "k <= 100,000"),
     (["sg", "period", "0.6", "--bound", "100000000000"], "1..10000000"),
+    (["analyze", "tictactoe", ""], "empty move"),
 ])
 def test_bad_arguments_give_one_line_and_exit_2(args, message):
     run = yipan(*args)

@@ -147,5 +147,7 @@ def moves_from_args(game: Game, texts: Sequence[str]) -> list[str]:
     """Move texts from command-line words, each word split the game's way (``4453``)."""
     moves: list[str] = []
     for text in texts:
+        if not text.strip():
+            raise UsageError("an empty move was given; leave it out to mean the start position")
         moves.extend(game.split_moves(text))
     return moves
