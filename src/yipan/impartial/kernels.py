@@ -25,6 +25,16 @@ def _grown(stamp: np.ndarray, size: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def _least_unstamped(stamp: np.ndarray, n: int) -> int:
+    """The mex of heap n's options: the least value whose stamp is not ``n`` (the options'
+    values were stamped with ``n``, so the stamp array never needs clearing)."""
+    value = 0
+    while stamp[value] == n:
+        value += 1
+    return value
+
+
+@njit(cache=True)
 def subtraction_table(subtract: np.ndarray, upto: int) -> np.ndarray:
     """G(0..upto) of the subtraction game with the (positive) amounts in ``subtract``."""
     values = np.zeros(upto + 1, np.int64)
@@ -33,9 +43,7 @@ def subtraction_table(subtract: np.ndarray, upto: int) -> np.ndarray:
         for s in subtract:
             if s <= n:
                 stamp[values[n - s]] = n
-        value = 0
-        while stamp[value] == n:
-            value += 1
+        value = _least_unstamped(stamp, n)
         values[n] = value
     return values
 
@@ -66,9 +74,7 @@ def octal_table(digits: np.ndarray, upto: int) -> np.ndarray:
                 for a in range(1, rest // 3 + 1):
                     for b in range(a, (rest - a) // 2 + 1):
                         stamp[values[a] ^ values[b] ^ values[rest - a - b]] = n
-        value = 0
-        while stamp[value] == n:
-            value += 1
+        value = _least_unstamped(stamp, n)
         values[n] = value
         while top <= value:
             top *= 2
@@ -85,9 +91,7 @@ def grundy_game_plain(upto: int) -> np.ndarray:
         stamp = _grown(stamp, 2 * top + 1)
         for a in range(1, (n - 1) // 2 + 1):
             stamp[values[a] ^ values[n - a]] = n
-        value = 0
-        while stamp[value] == n:
-            value += 1
+        value = _least_unstamped(stamp, n)
         values[n] = value
         while top <= value:
             top *= 2
@@ -143,9 +147,7 @@ def grundy_game_rare(upto: int) -> np.ndarray:
                 stamp[v] = n
                 missing -= 1
             a += 1
-        value = 0
-        while stamp[value] == n:
-            value += 1
+        value = _least_unstamped(stamp, n)
         values[n] = value
         while top <= value:
             top *= 2
