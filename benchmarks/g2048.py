@@ -16,8 +16,9 @@ import random
 import statistics
 import time
 
+from yipan.games.g2048.player import ExpectimaxPlayer
+
 from yipan.core import get_game
-from yipan.games._g2048_ai import ExpectimaxPlayer
 from yipan.games.g2048 import max_tile
 
 

@@ -14,11 +14,11 @@ import random
 import time
 
 import numpy as np
+from yipan.games.connect4.playouts import ConnectFourRules, many_playouts
+from yipan.games.connect4.uct import mcts_connect4
 
 from yipan.core import Limit
 from yipan.search.mcts import mcts
-from yipan.search.playouts.connect4 import ConnectFourRules, many_playouts
-from yipan.search.playouts.connect4_tree import mcts_connect4
 
 
 def rate(game: ConnectFourRules, limit: Limit, workers: int = 1) -> tuple[float, int]:

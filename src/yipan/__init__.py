@@ -17,6 +17,9 @@ from .core import (
     list_games,
     register_game,
 )
+from .games import register_builtin_games
+
+register_builtin_games()  # by name only: no game's module loads until the game is asked for
 
 __version__ = "0.1.0"
 

@@ -1,8 +1,12 @@
-"""Players: agents that choose a move (human, random, search at a level, book), and a match loop.
+"""Players: a person at a terminal, the AI for any game (``make_ai``), and a match loop.
 
-A player is anything with a ``name`` and ``choose(game, state) -> Choice``. Randomness is
-always an injected ``random.Random``; ties between equally good moves are broken by it, so a
-player asked for variety gets it, and a seeded one repeats itself.
+A player is anything with a ``name`` and ``choose(game, state) -> Choice`` (the ``Player``
+protocol of ``yipan.core``). The generic engine players are in ``yipan.search.players``
+(random, alpha-beta at a level) and ``yipan.search.mcts`` (MCTS), the book player in
+``yipan.books``, and each game's own AI in ``yipan.games.<name>.player``; they are gathered
+here for convenience. Randomness is always an injected ``random.Random``; ties between equally
+good moves are broken by it, so a player asked for variety gets it, and a seeded one repeats
+itself.
 """
 
 from __future__ import annotations
@@ -10,98 +14,26 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from .core import (
     CHANCE,
-    WIN,
+    LEVELS,
     CapabilityError,
+    Choice,
     Game,
-    GameOptionError,
     IllegalMoveError,
     InvalidMoveError,
-    Limit,
     Outcome,
-    SearchResult,
+    Player,
     game_spec,
-    require,
 )
-from .core.registry import resolve
-from .search import TranspositionTable, alphabeta
+from .search.players import RandomPlayer, SearchPlayer
 
-LEVELS = ("perfect", "medium", "easy")
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A player's move and, for an engine, the search behind it."""
-
-    move: Hashable
-    result: SearchResult | None = None
-
-
-class Player(Protocol):
-    name: str
-
-    def choose(self, game: Game, state: Any) -> Choice: ...
-
-
-class RandomPlayer:
-    """Uniformly random legal moves."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.name = "random"
-
-    def choose(self, game: Game, state: Any) -> Choice:
-        return Choice(self.rng.choice(list(game.legal_moves(state))))
-
-
-class SearchPlayer:
-    """The generic engine's player. Levels:
-
-    - ``perfect``: exact alpha-beta to the end of the game (iterative deepening under ``time``
-      when the game is too large to finish: then strong, not perfect);
-    - ``medium``: a 3-ply search with the heuristic, and one move in five a random sound-ish
-      move (any move not losing at once);
-    - ``easy``: a 1-ply search, and one move in two a random move.
-
-    Among equally valued best moves it picks one at random (``rng``), for variety.
-    """
-
-    def __init__(self, level: str = "perfect", rng: random.Random | None = None,
-                 time: float | None = None) -> None:
-        if level not in LEVELS:
-            raise GameOptionError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-        self.level = level
-        self.rng = rng or random.Random()
-        self.time = time
-        self.name = f"search ({level})"
-        self.tt = TranspositionTable(1 << 18)
-
-    def _search(self, game: Game, state: Any) -> SearchResult:
-        if self.level == "perfect":
-            if self.time is None:
-                return alphabeta(game, state, tt=self.tt, analysis=True)
-            return alphabeta(game, state, tt=self.tt, analysis=True, limit=Limit(time=self.time))
-        depth = 3 if self.level == "medium" else 1
-        return alphabeta(game, state, depth=depth, tt=self.tt, analysis=True)
-
-    def choose(self, game: Game, state: Any) -> Choice:
-        require(game, two_player_zero_sum=True, no_chance=True, algorithm="the search player")
-        result = self._search(game, state)
-        blunder_rate = {"perfect": 0.0, "medium": 0.2, "easy": 0.5}[self.level]
-        values = dict(result.move_values)
-        if values and self.rng.random() < blunder_rate:
-            # a weaker move, but not one that loses at once (still a sensible opponent)
-            worst_allowed = -(WIN - 2)  # not a loss on the very next move
-            candidates = [m for m, v in values.items() if v > worst_allowed] or list(values)
-            return Choice(self.rng.choice(candidates), result)
-        if values:
-            best = max(values.values())
-            ties = [m for m, v in values.items() if v == best]
-            return Choice(self.rng.choice(ties), result)
-        return Choice(result.move, result)
+__all__ = [
+    "LEVELS", "Choice", "HumanPlayer", "MatchResult", "Player", "QuitRequested",
+    "RandomPlayer", "ScriptedPlayer", "SearchPlayer", "UndoRequested", "make_ai", "play_match",
+]
 
 
 class UndoRequested(Exception):  # noqa: N818 - a request, not a failure
@@ -177,13 +109,12 @@ class ScriptedPlayer:
 
 def make_ai(game: Game, level: str = "perfect", rng: random.Random | None = None,
             time: float | None = None) -> Player:
-    """The best AI player for ``game`` at ``level``: the game's own (``GameSpec.ai``) if it
-    registered one, else the generic search player."""
+    """The best AI player for ``game`` at ``level``: the game's own (its hooks' ``make_ai``)
+    if it has one, else the generic search player."""
     rng = rng or random.Random()
-    spec = game_spec(game.info.name)
-    if spec.ai is not None:
-        factory: Callable[..., Player] = resolve(spec.ai)
-        return factory(game, level, rng, time)
+    hooks = game_spec(game.info.name).load_hooks()
+    if hooks.make_ai is not None:
+        return hooks.make_ai(game, level, rng, time)
     if game.info.players != 2 or game.info.chance:
         raise CapabilityError(f"{game.info.name} has no AI player registered")
     return SearchPlayer(level, rng, time)

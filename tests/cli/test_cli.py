@@ -138,7 +138,8 @@ def test_positional_game_options_are_followed_by_moves():
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["moves"] == ["1:2"]
-    assert data["winner"] == 0  # heaps 1 4 5 have nim-sum 0: the second player is lost
+    # heaps 1 4 5 have nim-sum 0: the side to move (the second player) is lost
+    assert data["to_move"] == 1 and data["outcome"] == "loss"
     bad = yipan("play", "nim", "3", "-4")
     assert bad.returncode == 2 and "negative" in bad.stderr
 

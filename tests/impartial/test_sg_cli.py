@@ -101,14 +101,14 @@ def test_analyze_answers_by_theory_what_search_could_not():
     answer = json_of("analyze", "kayles", "40")
     game = get_game("kayles", heaps=[40])
     state = game.initial_state()
-    assert answer["grundy"] == game.rule.value(40) != 0
-    assert answer["winner"] == 0
-    assert answer["winning_moves"]
-    for text in answer["winning_moves"]:
+    assert answer["extra"]["grundy"] == game.rule.value(40) != 0
+    assert answer["to_move"] == 0 and answer["outcome"] == "win" and answer["value"] is None
+    assert answer["extra"]["winning_moves"] and answer["move"] in answer["extra"]["winning_moves"]
+    for text in answer["extra"]["winning_moves"]:
         assert game.grundy_value(game.play(state, game.parse_move(state, text))) == 0
 
 
 def test_solve_with_search_falls_back_to_the_generic_engine():
-    done = yipan("solve", "kayles", "5", "--search")
+    done = yipan("solve", "kayles", "5", "--algorithm", "alphabeta-tt")
     assert done.returncode == 0
     assert "win in" in done.stdout  # the search's words, not theory's

@@ -7,11 +7,11 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from yipan.games.connect4.playouts import ConnectFourRules
 
 from yipan.core import WIN, CapabilityError, Limit, get_game
 from yipan.search import alphabeta
 from yipan.search.mcts import MCTSPlayer, Tree, mcts
-from yipan.search.playouts.connect4 import ConnectFourRules
 
 
 def test_the_solver_proves_tictactoe_a_draw():

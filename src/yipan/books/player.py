@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import Game, SearchResult, SearchStats, add_plies
-from ..players import Choice, Player
+from ..core import Choice, Game, Player, SearchResult, SearchStats, add_plies
 from .book import Book
 
 

@@ -1,18 +1,28 @@
-"""``yipan analyze GAME MOVES``: every legal move's value, the best move, the main line."""
+"""``yipan analyze GAME MOVES``: every legal move's value, the best move, the main line.
+
+``--ai`` names the engine (``yipan.engines``): by default the game's own analysis when it
+has one (Connect Four's solver, Gomoku's threat search, the heap games' theory), else the
+generic search that fits the game.
+"""
 
 from __future__ import annotations
 
 import argparse
+import random
+import sys
 
-from ..core import Limit, SearchResult, describe_value, replay
-from ..search import alphabeta
-from .common import count, moves_from_args, print_json, seconds, start_game_command
+from .. import engines
+from ..core import AnalysisRequest, Limit, replay
+from ..search import TracePrinter
+from .common import count, moves_from_args, seconds, start_game_command
+from .report import show
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "analyze", help="value of every move in a position", add_help=False,
-        description="yipan analyze GAME [MOVES ...] [--json] [--time S] [--depth D]")
+        description="yipan analyze GAME [MOVES ...] [--ai ENGINE] [--time S] [--depth D] "
+                    "[--json]")
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     parser.set_defaults(func=run)
 
@@ -20,51 +30,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_analyze_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="*", default=[],
                         help="the moves played from the start, in the game's notation")
+    parser.add_argument("--ai", choices=engines.ANALYZE_ENGINES, default="auto",
+                        help="the engine: auto (the game's own, else the generic search that "
+                             "fits), alphabeta, mcts, expectimax, player (the move the AI "
+                             "would play), random")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--time", type=seconds, default=None,
-                        help="seconds to search (default: search to the end)")
-    parser.add_argument("--depth", type=count(0), default=None, help="search this many plies")
+                        help="seconds to search (default: the engine's own; alpha-beta "
+                             "searches to the end)")
+    parser.add_argument("--depth", type=count(1), default=None, help="search this many plies")
+    parser.add_argument("--trace", type=count(0), default=None, metavar="DEPTH",
+                        help="print the search tree down to DEPTH plies (alpha-beta, and the "
+                             "plain search of games that trace their own)")
+    parser.add_argument("--seed", type=int, default=None, help="seed the engine's choices")
 
 
 def run(args: argparse.Namespace) -> int:
-    args, game, status = start_game_command("analyze", args.argv, "Analyse a position.",
+    args, game, _hooks = start_game_command("analyze", args.argv, "Analyse a position.",
                                             add_analyze_arguments)
-    if status is not None:
-        return status
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves)[-1]
-    outcome = game.outcome(state)
-    if outcome is not None:
-        result_text = "draw" if outcome.winner is None else \
-            f"{game.player_names[outcome.winner]} has won"
-        if args.json:
-            print_json({"moves": moves, "game_over": True, "winner": outcome.winner,
-                        "result": result_text})
-        else:
-            print(game.render(state))
-            print(f"The game is over: {result_text}.")
-        return 0
-    limit = Limit(depth=args.depth, time=args.time)
-    result = alphabeta(game, state, analysis=True,
-                       limit=limit if args.time is not None or args.depth is not None else None)
-    report(game, state, moves, result, as_json=args.json)
+    trace = None
+    if args.trace is not None:
+        trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)
+    limit = Limit(depth=args.depth, time=args.time) \
+        if args.time is not None or args.depth is not None else None
+    request = AnalysisRequest(limit=limit, options=args.hook_options, trace=trace,
+                              trace_depth=args.trace)
+    analysis = engines.analyze(game, state, args.ai, request=request,
+                               rng=random.Random(args.seed))
+    show(game, state, moves, analysis, as_json=args.json)
     return 0
-
-
-def report(game, state, moves, result: SearchResult, *, as_json: bool) -> None:
-    to_move = game.to_move(state)
-    if as_json:
-        data = {"moves": moves, "to_move": to_move, **result.to_dict(game)}
-        print_json(data)
-        return
-    print(game.render(state))
-    print(f"{game.player_names[to_move]} to move.")
-    ranked = sorted(result.move_values.items(), key=lambda item: -item[1])
-    width = max((len(game.format_move(m)) for m, _ in ranked), default=4)
-    for move, value in ranked:
-        print(f"  {game.format_move(move):>{width}}  {describe_value(value, result.exact)}")
-    print(f"best move: {game.format_move(result.move)} "
-          f"({describe_value(result.value, result.exact)})")
-    print("principal variation: " + " ".join(game.format_move(m) for m in result.pv))
-    print(f"{result.stats.nodes} nodes in {result.stats.elapsed:.3f} s"
-          + ("" if result.exact else f", depth {result.depth} (heuristic)"))

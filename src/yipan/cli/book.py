@@ -1,7 +1,8 @@
 """``yipan book build GAME --depth D [--output PATH] [--workers N]``: build an opening book.
 
-Connect Four has its own builder (numba solver, worker processes, resumable units of work,
-binary format); any other game goes to the generic ``yipan.books.build_book``.
+A game with a builder of its own (its hooks' ``build_book``: Connect Four's numba solver on
+worker processes, resumable, in its binary format) uses it; any other game the generic
+``yipan.books.build_book`` (every position solved by alpha-beta, in the checked text format).
 """
 
 from __future__ import annotations
@@ -11,51 +12,53 @@ import sys
 import time
 from pathlib import Path
 
-from ..core import game_spec, get_game
-from .common import UsageError
+from ..books import build_book
+from ..core import BookRequest, game_spec
+from .common import UsageError, count, game_from_args, parse_game_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("book", help="build opening books",
                                    description="yipan book build GAME --depth D")
     actions = parser.add_subparsers(dest="book_command", metavar="ACTION")
-    build = actions.add_parser("build", help="solve every position up to a depth",
-                               description="Solve every position up to --depth plies and "
-                                           "write the book atomically, with a checksum.")
-    build.add_argument("game", help="the game (e.g. connect4)")
-    build.add_argument("--depth", type=int, required=True, help="plies from the start")
-    build.add_argument("--output", default=None,
-                       help="where to write the book (default: GAME-depthD.book here)")
-    build.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    build.add_argument("--size", default=None, help="board size, when the game has one")
+    build = actions.add_parser(
+        "build", help="solve every position up to a depth", add_help=False,
+        description="Solve every position up to --depth plies and write the book "
+                    "atomically, with a checksum.")
+    build.add_argument("argv", nargs=argparse.REMAINDER)
     parser.set_defaults(func=run)
+
+
+def add_build_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--depth", type=count(0), required=True, help="plies from the start")
+    parser.add_argument("--output", default=None,
+                        help="where to write the book (default: GAME-depthD.book here)")
+    parser.add_argument("--workers", type=count(1, 64), default=2,
+                        help="worker processes (default 2)")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.book_command != "build":
         raise UsageError("yipan book: say what to do (build)")
-    if args.depth < 0:
-        raise UsageError("--depth must be 0 or more")
-    if args.workers < 1:
-        raise UsageError("--workers must be 1 or more")
-    spec = game_spec(args.game)
-    options = {"size": args.size} if args.size else {}
-    game = get_game(args.game, **options)
-    output = Path(args.output or f"{spec.name}-depth{args.depth}.book")
+    spec, args, hooks = parse_game_command("book build", args.argv, "Build an opening book.",
+                                           add_build_arguments)
+    game = game_from_args(spec, args, args.game_name)
+    longest = game.info.max_moves
+    if longest is not None and args.depth > longest:
+        raise UsageError(f"--depth {args.depth}: no game of {game.info.title} is longer than "
+                         f"{longest} plies")
+    output = Path(args.output or f"{game_spec(args.game_name).name}-depth{args.depth}.book")
+    if output.is_dir():
+        raise UsageError(f"--output {output} is a folder; name the book file")
+    if not output.parent.exists():
+        raise UsageError(f"--output {output}: the folder {output.parent} does not exist")
     start = time.perf_counter()
-    if spec.name == "connect4":
-        from ..games.connect4.book import build
-
-        report = build(game, output, args.depth, workers=args.workers,
-                       progress=lambda text: print(text, file=sys.stderr, flush=True))
-        count = report.positions
+    request = BookRequest(output, args.depth, args.workers,
+                          progress=lambda text: print(text, file=sys.stderr, flush=True))
+    if hooks.build_book is not None:
+        count_written = hooks.build_book(game, request).positions
     else:
-        try:
-            from ..books import build_book
-        except ImportError:
-            raise UsageError("yipan book build supports only connect4 in this build") from None
-        book = build_book(game, output, max_ply=args.depth)
-        count = len(book)
-    print(f"wrote {output}: {count} positions up to ply {args.depth} "
+        count_written = len(build_book(game, output, max_ply=args.depth))
+    print(f"wrote {output}: {count_written} positions up to ply {args.depth} "
           f"in {time.perf_counter() - start:.1f} s")
     return 0

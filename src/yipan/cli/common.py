@@ -1,16 +1,16 @@
-"""What the commands share: errors, game options on the command line, JSON output, hooks."""
+"""What the commands share: errors, game options on the command line, JSON output, and the
+options a game's hooks add to a command."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..core import Game, GameSpec, YipanError, game_spec, get_game
+from ..core import CommandOption, Game, GameHooks, GameSpec, YipanError, game_spec, get_game
 
 
 class UsageError(YipanError, ValueError):
@@ -69,15 +69,29 @@ def game_from_args(spec: GameSpec, args: argparse.Namespace, name: str | None = 
     return get_game(name or spec.name, **raw)
 
 
-def cli_hook(spec: GameSpec) -> Any | None:
-    """The game's command-line hook module (``GameSpec.cli``), if it has one."""
-    return importlib.import_module(spec.cli) if spec.cli else None
+def add_hook_options(parser: argparse.ArgumentParser, options: Sequence[CommandOption]) -> None:
+    """The options a game's hooks add to this command (``--weak`` for ``solve connect4``)."""
+    for option in options:
+        flag = "--" + option.name
+        dest = "hook_" + option.name.replace("-", "_")
+        if option.kind is bool:
+            parser.add_argument(flag, dest=dest, action="store_true", help=option.help)
+        else:
+            parser.add_argument(flag, dest=dest, type=option.kind, default=option.default,
+                                help=option.help)
+
+
+def hook_option_values(options: Sequence[CommandOption], args: argparse.Namespace
+                       ) -> dict[str, Any]:
+    """The values of the hook options, by their names, for ``AnalysisRequest.options``."""
+    return {option.name: getattr(args, "hook_" + option.name.replace("-", "_"))
+            for option in options}
 
 
 def parse_game_command(command: str, argv: Sequence[str], help_text: str,
-                       add_arguments: Any) -> tuple[GameSpec, argparse.Namespace, Any]:
+                       add_arguments: Any) -> tuple[GameSpec, argparse.Namespace, GameHooks]:
     """Second stage of ``yipan COMMAND GAME ARGS``: the game's options, the command's own
-    arguments (``add_arguments(parser)``), and the game's hook's extra arguments."""
+    arguments (``add_arguments(parser)``), and the options the game's hooks add."""
     if not argv or argv[0].startswith("-"):
         if argv and argv[0] in ("-h", "--help"):
             print(f"usage: yipan {command} GAME [options]   (yipan {command} GAME --help for "
@@ -88,9 +102,9 @@ def parse_game_command(command: str, argv: Sequence[str], help_text: str,
     spec = game_spec(name)
     parser = game_parser(command, spec, help_text)
     add_arguments(parser)
-    hook = cli_hook(spec)
-    if hook is not None and hasattr(hook, "extend_parser"):
-        hook.extend_parser(command, parser)
+    hooks = spec.load_hooks()
+    options = hooks.options_for(command)
+    add_hook_options(parser, options)
     rest = list(argv[1:])
     positional = [option for option in spec.options if option.positional]
     values: list[str] = []
@@ -100,7 +114,8 @@ def parse_game_command(command: str, argv: Sequence[str], help_text: str,
     for option in positional:
         setattr(args, option.name, values or None)
     args.game_name = name
-    return spec, args, hook
+    args.hook_options = hook_option_values(options, args)
+    return spec, args, hooks
 
 
 def leading_values(option: Any, words: list[str]) -> tuple[list[str], list[str]]:
@@ -121,15 +136,11 @@ def leading_values(option: Any, words: list[str]) -> tuple[list[str], list[str]]
 
 
 def start_game_command(command: str, argv: Sequence[str], help_text: str,
-                       add_arguments: Any) -> tuple[argparse.Namespace, Game, int | None]:
-    """Parse ``yipan COMMAND GAME ...``, make the game, and give its hook the first word.
-
-    Returns the arguments, the game, and the hook's exit status (None: the generic command
-    goes on)."""
-    spec, args, hook = parse_game_command(command, argv, help_text, add_arguments)
-    game = game_from_args(spec, args, args.game_name)
-    status = hook.run(command, args, game) if hook is not None and hasattr(hook, "run") else None
-    return args, game, status
+                       add_arguments: Any) -> tuple[argparse.Namespace, Game, GameHooks]:
+    """Parse ``yipan COMMAND GAME ...`` and make the game; returns the arguments, the game
+    and its hooks."""
+    spec, args, hooks = parse_game_command(command, argv, help_text, add_arguments)
+    return args, game_from_args(spec, args, args.game_name), hooks
 
 
 def _names() -> list[str]:

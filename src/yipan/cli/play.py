@@ -1,7 +1,9 @@
-"""``yipan play GAME``: a human against the AI in the terminal.
+"""``yipan play GAME``: a human against the AI in the terminal (or alone, against chance).
 
-The loop reads a move (in the game's notation), or ``help``, ``undo``, ``quit``; nonsense or an
-illegal move re-prompts with the reason; end of input or Ctrl-C ends the game cleanly.
+The loop reads a move (in the game's notation), or ``help``, ``undo``, ``moves``, ``quit``;
+nonsense or an illegal move re-prompts with the reason; end of input or Ctrl-C ends the game
+cleanly. Chance (2048's new tiles) is drawn with the game's probabilities from the seeded
+``random.Random``; undo goes back to the human's previous turn, never before the first.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any, TextIO
 
 from ..core import CHANCE, Game, describe_value
 from ..players import HumanPlayer, Player, QuitRequested, UndoRequested, make_ai
-from .common import seconds, start_game_command
+from .common import UsageError, seconds, start_game_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,17 +38,20 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    args, game, status = start_game_command("play", args.argv, "Play against the AI.",
+    args, game, _hooks = start_game_command("play", args.argv, "Play against the AI.",
                                             add_play_arguments)
-    if status is not None:
-        return status
     rng = random.Random(args.seed)
+    if game.info.players == 1:
+        if args.first == "ai":
+            raise UsageError(f"{game.info.title} has one player: you (try `yipan watch "
+                             f"{game.info.name}` to watch the AI play it)")
+        return play_interactive(game, None, human_side=0, rng=rng)
     ai = make_ai(game, args.level, rng, args.time)
     human = 0 if args.first == "human" else 1
     return play_interactive(game, ai, human_side=human, rng=rng)
 
 
-def play_interactive(game: Game, ai: Player, *, human_side: int = 0,
+def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
                      rng: random.Random | None = None, read: Callable[[str], str] = input,
                      out: TextIO | None = None, state: Any = None) -> int:
     """Run a human-vs-AI game on the terminal; returns the exit status (0)."""
@@ -57,28 +62,38 @@ def play_interactive(game: Game, ai: Player, *, human_side: int = 0,
         print(text, file=out, flush=True)
 
     human = HumanPlayer(read, say)
-    history = [game.initial_state() if state is None else state]
+
+    def after(position: Any) -> list[Any]:
+        """The position, and the chance draws that follow it until a player is to move."""
+        states = [position]
+        while game.outcome(states[-1]) is None and game.to_move(states[-1]) == CHANCE:
+            outcomes = game.chance_outcomes(states[-1])
+            draw = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            states.append(game.play(states[-1], draw))
+        return states
+
+    history = after(game.initial_state() if state is None else state)
     names = game.player_names
-    say(f"{game.info.title}: you are {names[human_side]}, the AI is {names[1 - human_side]}.")
+    if ai is None:
+        say(f"{game.info.title}: your game.")
+    else:
+        say(f"{game.info.title}: you are {names[human_side]}, the AI is "
+            f"{names[1 - human_side]}.")
     say("Type 'help' for help.")
     say()
-    say(game.render(history[0]))
+    say(game.render(history[-1]))
     while (outcome := game.outcome(history[-1])) is None:
         current = history[-1]
         mover = game.to_move(current)
-        if mover == CHANCE:
-            outcomes = game.chance_outcomes(current)
-            draw = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-            history.append(game.play(current, draw))
-            continue
-        if mover != human_side:
+        if mover != human_side and ai is not None:
             say("thinking...")
             choice = ai.choose(game, current)
-            history.append(game.play_checked(current, choice.move))
+            history.extend(after(game.play_checked(current, choice.move)))
             note = ""
             if choice.result is not None:
-                value = choice.result.move_values.get(choice.move, choice.result.value)
-                note = f" ({describe_value(value, choice.result.exact)} for the AI)"
+                result = choice.result
+                value = result.move_values.get(choice.move, result.value)
+                note = f" ({describe_value(value, result.exact, result.scale)} for the AI)"
             say(f"AI plays {game.format_move(choice.move)}{note}")
             say()
             say(game.render(history[-1]))
@@ -97,11 +112,15 @@ def play_interactive(game: Game, ai: Player, *, human_side: int = 0,
                 del history[earlier + 1:]
                 say(game.render(history[-1]))
             continue
-        history.append(game.play(current, move))
+        history.extend(after(game.play(current, move)))
         say()
         say(game.render(history[-1]))
     say()
-    if outcome.winner is None:
+    figures = ", ".join(f"{name.replace('_', ' ')} {value}"
+                        for name, value in game.figures(history[-1]).items())
+    if ai is None:
+        say("Game over" + (f": {figures}." if figures else "."))
+    elif outcome.winner is None:
         say("Game over: a draw.")
     elif outcome.winner == human_side:
         say(f"Game over: you win ({names[human_side]}).")

@@ -1,28 +1,42 @@
 """``yipan solve GAME [MOVES]``: the game-theoretic value of a position, with statistics.
 
-``--algorithm`` picks the search so the algorithms can be compared on the same position:
-minimax (the seed's, nothing pruned), alphabeta (plain), alphabeta-tt (table, symmetry,
-ordering, PVS), iterative (iterative deepening), and mcts / mcts-solver when available.
+``--algorithm`` picks the search so the algorithms can be compared on the same position
+(``yipan.engines``): the game's own solver by default, or minimax (the seed's, nothing
+pruned), alphabeta (plain), alphabeta-tt (table, symmetry, ordering, PVS), iterative
+(iterative deepening), mcts, mcts-solver. ``--batch FILE`` solves one position a line
+(``<moves> [expected]``), comparing each with the expected value: the game's benchmark
+score where it has one (Connect Four's ``extra.score``), else the value.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
 
-from ..core import Limit, describe_value, replay
-from ..search import PLAIN, Options, TracePrinter, alphabeta, iterate, minimax
+from .. import engines
+from ..core import (
+    Analysis,
+    AnalysisRequest,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Limit,
+    YipanError,
+    replay,
+)
+from ..search import TracePrinter
 from .common import UsageError, count, moves_from_args, print_json, seconds, start_game_command
-
-ALGORITHMS = ("minimax", "alphabeta", "alphabeta-tt", "iterative", "mcts", "mcts-solver")
+from .report import show_solution
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "solve", help="solve a position exactly", add_help=False,
-        description="yipan solve GAME [MOVES ...] [--algorithm A] [--trace DEPTH] [--json]")
+        description="yipan solve GAME [MOVES ...] [--algorithm A] [--trace DEPTH] [--json] "
+                    "[--batch FILE]")
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     parser.set_defaults(func=run)
 
@@ -30,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="*", default=[],
                         help="the moves played from the start, in the game's notation")
-    parser.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta-tt")
+    parser.add_argument("--algorithm", choices=engines.SOLVE_ALGORITHMS, default="auto")
     parser.add_argument("--trace", type=count(0), default=None, metavar="DEPTH",
                         help="print the search tree down to DEPTH plies")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -38,62 +52,100 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds: for MCTS, or iterative deepening under a clock")
     parser.add_argument("--seed", type=int, default=None, help="seed for MCTS")
+    parser.add_argument("--batch", metavar="FILE",
+                        help="solve every line '<moves> [expected]' of FILE (- for stdin)")
 
 
 def run(args: argparse.Namespace) -> int:
-    args, game, status = start_game_command("solve", args.argv, "Solve a position.",
+    args, game, _hooks = start_game_command("solve", args.argv, "Solve a position.",
                                             add_solve_arguments)
-    if status is not None:
-        return status
-    moves = moves_from_args(game, args.moves)
-    state = replay(game, moves)[-1]
     trace = None
     if args.trace is not None:
-        if args.trace < 0:
-            raise UsageError("--trace needs a depth of 0 or more")
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)
-    algorithm = args.algorithm
-    if trace is not None and algorithm.startswith("mcts"):
-        raise UsageError("--trace follows minimax and alpha-beta searches, not MCTS")
-    clock = Limit(time=args.time) if args.time is not None else None
-    if clock is not None and algorithm in ("minimax", "alphabeta"):
-        raise UsageError(f"--time needs an anytime search (iterative, alphabeta-tt, mcts), "
-                         f"not {algorithm}")
-    if algorithm == "minimax":
-        result = minimax(game, state, trace=trace)
-    elif algorithm == "alphabeta":
-        result = alphabeta(game, state, trace=trace, options=PLAIN)
-    elif algorithm == "alphabeta-tt":
-        result = alphabeta(game, state, trace=trace, options=Options(), limit=clock)
-    elif algorithm == "iterative":
-        result = None
-        for result in iterate(game, state, trace=trace,  # noqa: B007 - the last one is kept
-                              limit=clock or Limit()):
-            pass
-        if result is None:
-            raise UsageError("no search depth finished within --time")
-    else:
-        result = _mcts(game, state, args, solver=algorithm == "mcts-solver")
-    if args.json:
-        print_json({"game": game.info.name, "moves": moves, "algorithm": algorithm,
-                    **result.to_dict(game)})
-        return 0
-    print(f"value: {result.value:g} ({describe_value(result.value, result.exact)} "
-          f"for the side to move)")
-    if result.move is not None:
-        print(f"best move: {game.format_move(result.move)}")
-        print("principal variation: " + " ".join(game.format_move(m) for m in result.pv))
-    print(f"nodes: {result.stats.nodes}")
-    print(f"time: {result.stats.elapsed * 1000:.2f} ms")
+    request = AnalysisRequest(limit=Limit(time=args.time) if args.time is not None else None,
+                              options=args.hook_options, trace=trace, trace_depth=args.trace)
+    rng = random.Random(args.seed)
+
+    def solve(state: Any) -> Analysis:
+        return engines.solve(game, state, args.algorithm, request=request, rng=rng,
+                             iterations=args.iterations)
+
+    if args.batch is not None:
+        if args.moves:
+            raise UsageError("give either moves or --batch FILE, not both")
+        return solve_batch(game, args.batch, solve, as_json=args.json)
+    moves = moves_from_args(game, args.moves)
+    state = replay(game, moves)[-1]
+    show_solution(game, state, moves, solve(state), as_json=args.json)
     return 0
 
 
-def _mcts(game, state, args, *, solver: bool):
-    try:
-        mcts = importlib.import_module("yipan.search.mcts").mcts
-    except ImportError:
-        raise UsageError("MCTS is not available in this build of yipan") from None
-    if args.iterations is None and args.time is None:
-        args.iterations = 200_000 if solver else 20_000  # the solver stops once proven
-    limit = Limit(nodes=args.iterations, time=args.time)
-    return mcts(game, state, limit=limit, rng=random.Random(args.seed), solver=solver)
+def _batch_lines(game: Game, stream: TextIO) -> Iterator[tuple[str, Any, float | None]]:
+    for number, line in enumerate(stream, 1):
+        words = line.split()
+        if not words:
+            continue
+        if len(words) > 2:
+            raise YipanError(f"line {number}: expected '<moves> [expected value]'")
+        try:
+            state = replay(game, game.split_moves(words[0]))[-1]
+            expected = float(words[1]) if len(words) == 2 else None
+        except (IllegalMoveError, InvalidMoveError) as error:
+            raise type(error)(f"line {number}: {error}") from None
+        except ValueError:
+            raise YipanError(f"line {number}: the expected value {words[1][:40]!r} is not a "
+                             "number") from None
+        yield words[0], state, expected
+
+
+def batch_score(analysis: Analysis) -> float | None:
+    """What a batch line's expected figure is compared with: the game's benchmark score
+    (Connect Four's), else the value, else the outcome (+1, 0, -1)."""
+    if analysis.extra.get("score") is not None:
+        return analysis.extra["score"]
+    return analysis.value if analysis.value is not None else analysis.outcome
+
+
+def solve_batch(game: Game, source: str, solve: Any, *, as_json: bool) -> int:
+    """One solve per line; per-line results, then the means. Only the solver's own time is
+    counted (the figure each analysis reports)."""
+    stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+    with stream:
+        lines = list(_batch_lines(game, stream))
+    total_seconds = 0.0
+    total_nodes = mismatches = 0
+    for moves, state, expected in lines:
+        analysis = solve(state)
+        score = batch_score(analysis)
+        total_seconds += analysis.seconds
+        total_nodes += analysis.nodes
+        if expected is not None and analysis.extra.get("weak"):
+            expected = (expected > 0) - (expected < 0)
+        wrong = expected is not None and score != expected
+        mismatches += wrong
+        shown = _number(score)
+        if as_json:
+            record: dict[str, Any] = {"moves": moves, "score": shown, "nodes": analysis.nodes,
+                                      "seconds": round(analysis.seconds, 9)}
+            if expected is not None:
+                record["expected"] = _number(expected)
+            print_json(record)
+        else:
+            print(f"{moves} {shown} {analysis.nodes} {analysis.seconds:.6f}"
+                  + (" MISMATCH" if wrong else ""))
+    count = max(1, len(lines))
+    summary = {"positions": len(lines), "mean_seconds": total_seconds / count,
+               "mean_nodes": total_nodes / count,
+               "nodes_per_second": total_nodes / total_seconds if total_seconds else 0.0,
+               "mismatches": mismatches}
+    if as_json:
+        print_json({"summary": summary})
+    else:
+        print(f"positions: {summary['positions']}  mean time: "
+              f"{summary['mean_seconds'] * 1000:.4f} ms  mean nodes: {summary['mean_nodes']:.1f}"
+              f"  nodes/s: {summary['nodes_per_second']:,.0f}  mismatches: {mismatches}")
+    return 1 if mismatches else 0
+
+
+def _number(value: float | None) -> float | int | None:
+    return int(value) if value is not None and float(value).is_integer() else value

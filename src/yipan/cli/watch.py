@@ -1,7 +1,9 @@
-"""``yipan watch 2048 [--ai expectimax|mcts] [--seed S] [--json]``: watch the AI play.
+"""``yipan watch GAME [--ai auto|mcts|random] [--seed S] [--json]``: watch the AI play.
 
-The board is redrawn after each move on a terminal; at the end the score and the largest tile
-(``--json``: one object with ``score``, ``max_tile``, ``moves`` and ``moves_per_second``).
+The AI plays every side (2048: the one player; tic-tac-toe: both), chance is drawn from the
+seeded generator, and the board is redrawn after each move on a terminal (a line of progress
+every so often when the output is piped). At the end: the result, the moves, the moves per
+second and the game's figures (2048: ``score``, ``max_tile``); ``--json`` gives one object.
 """
 
 from __future__ import annotations
@@ -12,25 +14,33 @@ import sys
 import time
 from typing import Any, TextIO
 
-from .common import UsageError, count, game_from_args, parse_game_command, print_json
+from ..core import CHANCE, Game, Limit, Player
+from ..players import make_ai
+from ..search.mcts import MCTSPlayer
+from ..search.players import RandomPlayer
+from .common import count, print_json, seconds, start_game_command
 
 CLEAR = "\x1b[H\x1b[2J"
+PROGRESS_EVERY = 100  # moves between progress lines when the output is not a terminal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "watch", help="watch the AI play a one-player game (2048)", add_help=False,
-        description="yipan watch 2048 [--ai expectimax|mcts] [--seed S] [--json]")
+        "watch", help="watch the AI play a game (against itself, or 2048 alone)",
+        add_help=False,
+        description="yipan watch GAME [--ai auto|mcts|random] [--seed S] [--json]")
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     parser.set_defaults(func=run)
 
 
 def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--ai", choices=("expectimax", "mcts"), default="expectimax",
-                        help="the player: expectimax (default) or mcts")
-    parser.add_argument("--seed", type=int, default=None, help="seed the tiles and the AI")
+    parser.add_argument("--ai", choices=("auto", "mcts", "random"), default="auto",
+                        help="the player: auto (the game's AI), mcts, random")
+    parser.add_argument("--seed", type=int, default=None, help="seed chance and the AI")
     parser.add_argument("--json", action="store_true", help="one JSON object at the end")
-    parser.add_argument("--level", default="perfect", help="expectimax: perfect, medium, easy")
+    parser.add_argument("--level", default="perfect", help="auto: perfect, medium, easy")
+    parser.add_argument("--time", type=seconds, default=None,
+                        help="auto: seconds per move, for games the AI cannot solve")
     parser.add_argument("--iterations", type=count(1), default=300,
                         help="mcts: iterations per move (default 300)")
     parser.add_argument("--max-moves", type=count(1), default=None,
@@ -38,49 +48,63 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    spec, args, _ = parse_game_command("watch", args.argv, "Watch the AI play.",
-                                       add_watch_arguments)
-    game = game_from_args(spec, args, args.game_name)
-    if game.info.players != 1 or not hasattr(game, "start"):
-        raise UsageError(f"yipan watch plays one-player games (2048); {spec.name} is not one")
-    if args.iterations < 1 or (args.max_moves is not None and args.max_moves < 0):
-        raise UsageError("--iterations must be at least 1 and --max-moves not negative")
+    args, game, _hooks = start_game_command("watch", args.argv, "Watch the AI play.",
+                                            add_watch_arguments)
     rng = random.Random(args.seed)
+    player: Player
     if args.ai == "mcts":
-        from ..core import Limit
-        from ..search.mcts import MCTSPlayer
-
-        player: Any = MCTSPlayer(Limit(nodes=args.iterations), random.Random(rng.getrandbits(64)))
+        player = MCTSPlayer(Limit(nodes=args.iterations), random.Random(rng.getrandbits(64)))
+    elif args.ai == "random":
+        player = RandomPlayer(random.Random(rng.getrandbits(64)))
     else:
-        from ..players import make_ai
-
-        player = make_ai(game, args.level, random.Random(rng.getrandbits(64)), None)
+        player = make_ai(game, args.level, random.Random(rng.getrandbits(64)), args.time)
+    terminal = sys.stdout.isatty() and not args.json
     summary = watch(game, player, rng, max_moves=args.max_moves,
-                    out=None if args.json else sys.stdout, redraw=sys.stdout.isatty())
+                    out=None if args.json else sys.stdout, redraw=terminal,
+                    progress=None if terminal else sys.stderr)
     if args.json:
         print_json(summary)
     else:
-        print(f"score {summary['score']}, largest tile {summary['max_tile']}, "
-              f"{summary['moves']} moves ({summary['moves_per_second']:.1f} moves/s)")
+        figures = "".join(f", {name.replace('_', ' ')} {value}"
+                          for name, value in summary["figures"].items())
+        print(f"{summary['result']}{figures}; {summary['moves']} moves "
+              f"({summary['moves_per_second']:.1f} moves/s)")
     return 0
 
 
-def watch(game: Any, player: Any, rng: random.Random, *, max_moves: int | None = None,
-          out: TextIO | None = None, redraw: bool = False) -> dict[str, Any]:
-    """Let ``player`` play a game from a fresh start (tiles drawn with ``rng``)."""
-    from ..games.g2048 import max_tile
-
-    state = game.start(rng)
+def watch(game: Game, player: Player, rng: random.Random, *, max_moves: int | None = None,
+          out: TextIO | None = None, redraw: bool = False,
+          progress: TextIO | None = None) -> dict[str, Any]:
+    """Let ``player`` play every side of a game from the start (chance drawn with ``rng``)."""
+    state = game.initial_state()
     moves = 0
     start = time.perf_counter()
     while game.outcome(state) is None and (max_moves is None or moves < max_moves):
-        state = game.play(state, player.choose(game, state).move)
-        state = game.play(state, game.sample_spawn(state, rng))
+        if game.to_move(state) == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            state = game.play(state, rng.choices([o for o, _ in outcomes],
+                                                 [p for _, p in outcomes])[0])
+            continue
+        state = game.play_checked(state, player.choose(game, state).move)
         moves += 1
         if out is not None and redraw:
             print(CLEAR + game.render(state), file=out, flush=True)
+        if progress is not None and moves % PROGRESS_EVERY == 0:
+            print(f"{moves} moves, {time.perf_counter() - start:.0f} s", file=progress,
+                  flush=True)
     elapsed = time.perf_counter() - start
     if out is not None and not redraw:
         print(game.render(state), file=out)
-    return {"score": state.score, "max_tile": max_tile(state.board), "moves": moves,
-            "moves_per_second": round(moves / elapsed, 2) if elapsed > 0 else 0.0}
+    outcome = game.outcome(state)
+    names = game.player_names
+    if outcome is None:
+        result = "stopped"
+    elif game.info.players == 1:
+        result = "game over"
+    else:
+        result = "a draw" if outcome.winner is None else f"{names[outcome.winner]} won"
+    figures = game.figures(state)
+    return {"game": game.info.name, "result": result,
+            "winner": None if outcome is None else outcome.winner, "moves": moves,
+            "moves_per_second": round(moves / elapsed, 2) if elapsed > 0 else 0.0,
+            "figures": figures, **figures}

@@ -1,5 +1,6 @@
 """The core of yipan: the Game protocol, results and limits, errors, and the registry."""
 
+from .analysis import Analysis, game_over_analysis
 from .errors import (
     CapabilityError,
     GameOptionError,
@@ -10,6 +11,8 @@ from .errors import (
     YipanError,
 )
 from .game import CHANCE, DRAW, Game, GameInfo, Outcome, replay, require
+from .hooks import AnalysisRequest, BookReport, BookRequest, CommandOption, GameHooks
+from .player import LEVELS, Choice, Player, check_level
 from .registry import GameOption, GameSpec, game_spec, get_game, list_games, register_game
 from .results import (
     HEURISTIC_LIMIT,
@@ -29,8 +32,10 @@ from .results import (
 )
 
 __all__ = [
-    "CHANCE", "DRAW", "HEURISTIC_LIMIT", "INFINITY", "MAX_PLY", "WIN",
-    "Budget", "CapabilityError", "Game", "GameInfo", "GameOption", "GameOptionError",
+    "CHANCE", "DRAW", "HEURISTIC_LIMIT", "INFINITY", "LEVELS", "MAX_PLY", "WIN",
+    "Analysis", "AnalysisRequest", "BookReport", "BookRequest", "Budget", "CapabilityError",
+    "Choice", "CommandOption", "Game", "GameHooks", "GameInfo", "GameOption",
+    "GameOptionError", "Player", "check_level", "game_over_analysis",
     "GameSpec", "IllegalMoveError", "InvalidMoveError", "Limit", "Outcome", "SearchAborted",
     "SearchResult", "SearchStats", "UnknownGameError", "YipanError", "add_plies",
     "describe_value",

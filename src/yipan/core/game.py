@@ -134,6 +134,11 @@ class Game(ABC, Generic[State, Move]):
         """
         return {"kind": "text", "text": self.render(state)}
 
+    def figures(self, state: State) -> dict[str, Any]:
+        """Figures a person reads besides the board (2048: ``score``, ``max_tile``); the game
+        loop prints them at the end and ``yipan watch`` reports them."""
+        return {}
+
     def is_terminal(self, state: State) -> bool:
         return self.outcome(state) is not None
 

@@ -1,8 +1,9 @@
 """The registry of games: names to factories, with the options each factory takes.
 
-Games register lazily (``"module:Class"``) so that listing games imports no kernel.
-A user's own game joins with ``register_game(GameSpec(...))`` and then works with every
-algorithm, the CLI and the web app.
+Games register lazily (``"module:Class"``) so that listing games imports no kernel. The
+built-in games are registered by ``yipan.games`` (imported by ``yipan/__init__``, so any
+``import yipan...`` has them); core itself never imports a game. A user's own game joins with
+``register_game(GameSpec(...))`` and then works with every algorithm, the CLI and the web app.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from .errors import GameOptionError, UnknownGameError
 from .game import Game
+from .hooks import NO_HOOKS, GameHooks
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,24 +38,33 @@ class GameOption:
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
-    """A registered game: its factory and options, and optional hooks named ``"module:attr"``.
+    """A registered game: its factory and options, and its hooks (``yipan.core.hooks``),
+    given as a ``GameHooks`` or named ``"module:attribute"`` to be imported when first used.
 
-    ``ai``: ``make_ai(game, level, rng, time) -> Player`` (default: the generic search player).
-    ``cli``: a module with ``extend_parser(command, parser)`` and ``run(command, args, game)``
-    for game-specific command-line behaviour (e.g. ``solve connect4 --batch``).
+    ``presets`` fixes factory arguments for an alias; ``examples`` are option sets the
+    conformance suite runs besides the defaults (``{"size": "4x4", "k": "3"}``).
     """
 
     name: str
     title: str
     factory: Callable[..., Game] | str
     options: tuple[GameOption, ...] = ()
-    ai: str | None = None
-    cli: str | None = None
+    hooks: GameHooks | str | None = None
     aliases: tuple[str, ...] = ()
     presets: dict[str, Any] = field(default_factory=dict)  # fixed factory kwargs for an alias
+    examples: tuple[dict[str, Any], ...] = ()
 
     def load_factory(self) -> Callable[..., Game]:
         return resolve(self.factory) if isinstance(self.factory, str) else self.factory
+
+    def load_hooks(self) -> GameHooks:
+        """The game's hooks (every field None when it has none)."""
+        if self.hooks is None:
+            return NO_HOOKS
+        hooks = resolve(self.hooks) if isinstance(self.hooks, str) else self.hooks
+        if not isinstance(hooks, GameHooks):
+            raise TypeError(f"{self.name}: hooks must be a GameHooks, got {type(hooks).__name__}")
+        return hooks
 
     def parse_options(self, raw: dict[str, Any]) -> dict[str, Any]:
         """Options as given by a user (text, or JSON values) to factory keyword arguments."""
@@ -103,12 +114,7 @@ def register_game(spec: GameSpec) -> GameSpec:
     return spec
 
 
-def _ensure_builtins() -> None:
-    importlib.import_module("yipan.games")  # registers the built-in games on import
-
-
 def game_spec(name: str) -> GameSpec:
-    _ensure_builtins()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -117,7 +123,6 @@ def game_spec(name: str) -> GameSpec:
 
 def list_games() -> list[str]:
     """The registered games' names (aliases not repeated), sorted."""
-    _ensure_builtins()
     return sorted({spec.name for spec in _REGISTRY.values()})
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -48,14 +48,27 @@ def add_plies(value: float, plies: int) -> float:
     return value
 
 
-def describe_value(value: float, exact: bool = True) -> str:
-    """Human words for a value: ``win in 3``, ``loss in 4``, ``draw``, or ``+12.5`` (heuristic)."""
+SCALES = ("minimax", "mean", "expected")
+"""How to read a value that is not a proven win, loss or draw: ``minimax`` a heuristic
+evaluation (the game's units), ``mean`` an MCTS mean result in [-1, 1] for the side to move,
+``expected`` a one-player game's expected score."""
+
+
+def describe_value(value: float, exact: bool = True, scale: str = "minimax") -> str:
+    """Words for a value: ``win in 3``, ``loss in 4``, ``draw``, ``heuristic +12``,
+    ``62% expected score`` (MCTS), ``expected score 1,234`` (a one-player game)."""
     plies = plies_to_end(value)
     if plies is not None:
         return f"{'win' if value > 0 else 'loss'} in {plies}"
     if exact and value == 0:
         return "draw"
-    return f"{value:+g}"
+    if exact:
+        return f"{value:+g}"
+    if scale == "mean":
+        return f"{(value + 1) / 2:.0%} expected score"
+    if scale == "expected":
+        return f"expected score {value:,.0f}"
+    return f"heuristic {value:+g}"
 
 
 def terminal_value(game: Game, state: Any, ply: int) -> int:
@@ -109,37 +122,7 @@ class SearchResult:
     depth: int = 0
     exact: bool = False
     stats: SearchStats = SearchStats()
-
-    def to_dict(self, game: Game) -> dict[str, Any]:
-        """A JSON-ready dict, moves written in the game's own notation."""
-        fmt = game.format_move
-        return {
-            "move": None if self.move is None else fmt(self.move),
-            "value": self.value,
-            "description": describe_value(self.value, self.exact),
-            "pv": [fmt(m) for m in self.pv],
-            "move_values": {fmt(m): v for m, v in self.move_values.items()},
-            "depth": self.depth,
-            "exact": self.exact,
-            "nodes": self.stats.nodes,
-            "tt_hits": self.stats.tt_hits,
-            "cutoffs": self.stats.cutoffs,
-            "seconds": round(self.stats.elapsed, 6),
-            "nodes_per_second": round(self.stats.nodes_per_second),
-            **_extra_stats(self.stats, fmt),
-        }
-
-
-def _extra_stats(stats: SearchStats, fmt: Any) -> dict[str, Any]:
-    """The figures a search adds to SearchStats (MCTS: visits per move, tree size, ...)."""
-    extra = {}
-    for item in fields(stats):
-        if item.name in ("nodes", "tt_hits", "cutoffs", "elapsed"):
-            continue
-        value = getattr(stats, item.name)
-        extra[item.name] = ({fmt(k): v for k, v in value.items()}
-                            if isinstance(value, Mapping) else value)
-    return extra
+    scale: str = "minimax"  # how to read an unproven value (SCALES)
 
 
 class Budget:

@@ -118,7 +118,7 @@ class Brain:
         if text.upper() == "DONE":
             stones, self.board_lines = self.board_lines or [], None
             return self._load_board(stones)
-        match = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)", text)
+        match = re.fullmatch(r"(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)", text)
         if not match:
             return [f"ERROR cannot read board line {text!r} (x,y,field or DONE)"]
         x, y, field = (int(g) for g in match.groups())
@@ -213,7 +213,7 @@ class Brain:
         return self.engine
 
     def _point(self, rest: str) -> tuple[int, int]:
-        match = re.fullmatch(r"(-?\d+)\s*,\s*(-?\d+)", rest)
+        match = re.fullmatch(r"(-?[0-9]+)\s*,\s*(-?[0-9]+)", rest)
         if not match:
             raise ProtocolError(f"cannot read coordinates {rest!r} (expected x,y)")
         x, y = int(match.group(1)), int(match.group(2))

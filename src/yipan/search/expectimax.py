@@ -110,4 +110,5 @@ def expectimax(game: Game, state: Any, *, depth: int, cutoff: float = 0.0) -> Se
         move=best_move, value=value, pv=(best_move,) if best_move is not None else (),
         move_values=MappingProxyType(move_values), depth=depth, exact=search.horizon == 0,
         stats=SearchStats(nodes=search.nodes, tt_hits=search.hits,
-                          elapsed=time.perf_counter() - start))
+                          elapsed=time.perf_counter() - start),
+        scale="expected" if info.players == 1 else "minimax")

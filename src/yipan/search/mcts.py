@@ -52,6 +52,7 @@ from ..core import (
     add_plies,
     require,
 )
+from ..core.player import Choice
 
 DEFAULT_EXPLORATION = 1.0  # for results in [-1, 1] (0.5 on the [0, 1] scale of UCB1's sqrt(2))
 
@@ -452,8 +453,10 @@ def _result(game: Game, summary: RootSummary, rng: random.Random, reused: int, w
     root_low, root_high = summary.root_bounds if sign == 1 else (
         -summary.root_bounds[1], -summary.root_bounds[0])
     exact = root_low == root_high
+    scale = "expected" if one_player else "mean"  # how to read a value that is not proven
     if not summary.visits:  # a finished game, or no iteration ran
-        return SearchResult(None, root_low if exact else 0.0, exact=exact, stats=stats)
+        return SearchResult(None, root_low if exact else 0.0, exact=exact, stats=stats,
+                            scale=scale)
 
     if exact or root_low > HEURISTIC_LIMIT:
         # proven, or a win in hand: play the move that holds the best guaranteed value
@@ -470,7 +473,7 @@ def _result(game: Game, summary: RootSummary, rng: random.Random, reused: int, w
     pv = summary.pv if summary.pv[:1] == (move,) else (move,)
     return SearchResult(move=move, value=value, pv=pv,
                         move_values=MappingProxyType(move_values), depth=len(pv), exact=exact,
-                        stats=stats)
+                        stats=stats, scale=scale)
 
 
 class MCTSPlayer:
@@ -488,9 +491,7 @@ class MCTSPlayer:
         self.tree = Tree()
         self.name = name
 
-    def choose(self, game: Game, state: Any) -> Any:
-        from ..players import Choice
-
+    def choose(self, game: Game, state: Any) -> Choice:
         result = mcts(game, state, limit=self.limit, rng=self.rng, solver=self.solver,
                       workers=self.workers, exploration=self.exploration, playout=self.playout,
                       tree=self.tree if self.workers == 1 else None)

@@ -13,12 +13,12 @@ import random
 import time as clock
 from types import MappingProxyType
 
-from ...core import WIN, Limit, SearchResult, SearchStats
-from ...players import Choice, Player, SearchPlayer
-from ...search.playouts.connect4_tree import mcts_connect4
+from ...core import WIN, Choice, Limit, Player, SearchResult, SearchStats
+from ...search.players import SearchPlayer
 from .book import OpeningBook, shipped_book
 from .rules import ConnectFour, Position
 from .solver import Solver
+from .uct import mcts_connect4
 
 DEFAULT_MOVE_TIME = 3.0  # seconds, when the caller gives none
 SOLVE_SHARE = 0.5  # of the move time, for the exact solve; the tree search gets the rest

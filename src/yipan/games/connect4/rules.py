@@ -39,6 +39,7 @@ from ...core import (
     InvalidMoveError,
     Outcome,
 )
+from ...core.text import is_digits
 
 MAX_BITS = 63  # the kernels hold a bitboard in a signed 64-bit int
 
@@ -76,7 +77,7 @@ class Geometry(NamedTuple):
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"7x6"`` -> (7, 6), width x height."""
-    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(text))
+    match = re.fullmatch(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*", str(text))
     if not match:
         raise ValueError(f"board size must look like 7x6 (width x height), got {text!r}")
     return int(match.group(1)), int(match.group(2))
@@ -223,7 +224,7 @@ class ConnectFour(Game[Position, int]):
 
     def parse_move(self, state: Position | None, text: str) -> int:
         text = text.strip()
-        if not text.isdigit():
+        if not is_digits(text):
             raise InvalidMoveError(f"cannot read {text!r}: a move is a column 1-{self.width}")
         column = int(text)
         if not 1 <= column <= self.width:

@@ -158,9 +158,9 @@ class Gomoku(Game[Stones, int]):
         """``h8`` (column letter, row number from the top) or Gomocup's ``7,7`` (x,y)."""
         text = text.strip().lower()
         last = self.format_move(self.size * self.size - 1)
-        if match := re.fullmatch(r"(\d+)\s*,\s*(\d+)", text):
+        if match := re.fullmatch(r"([0-9]+)\s*,\s*([0-9]+)", text):
             x, y = int(match.group(1)), int(match.group(2))
-        elif match := re.fullmatch(r"([a-z])(\d+)", text):
+        elif match := re.fullmatch(r"([a-z])([0-9]+)", text):
             x, y = LETTERS.index(match.group(1)), int(match.group(2)) - 1
         else:
             raise InvalidMoveError(f"cannot read {text!r}: write a point as a1..{last}")

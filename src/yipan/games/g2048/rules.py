@@ -30,18 +30,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
-from ..core import CHANCE, DRAW, Game, GameInfo, IllegalMoveError, InvalidMoveError, Outcome
-
-if TYPE_CHECKING:
-    from ..players import Player
+from ...core import CHANCE, DRAW, Game, GameInfo, IllegalMoveError, InvalidMoveError, Outcome
 
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 MOVE_NAMES = ("up", "down", "left", "right")
 KEYS = {"w": UP, "s": DOWN, "a": LEFT, "d": RIGHT}  # the usual keys: w/a/s/d as arrows
+ARROW_KEYS = {"\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left"}
+"""What a terminal sends for the arrow keys (typed, then Enter)."""
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -329,7 +328,7 @@ class G2048(Game[State2048, "int | Spawn"]):
 
     def playout(self, state: State2048, rng: random.Random) -> float:
         """Random moves and spawns to the end; the reward is the final score (a numba kernel)."""
-        from ._g2048_kernel import random_playout
+        from .kernel import random_playout
 
         return float(random_playout(np.uint64(state.board), state.spawns, rng.getrandbits(63),
                                     self.tables.left, self.tables.right,
@@ -346,7 +345,7 @@ class G2048(Game[State2048, "int | Spawn"]):
 
     def parse_move(self, state: State2048 | None, text: str) -> int | Spawn:
         """``up``/``down``/``left``/``right`` (or the keys w/s/a/d); a new tile as ``2@c1``."""
-        text = text.strip().lower()
+        text = ARROW_KEYS.get(text.strip(), text).strip().lower()
         if text in MOVE_NAMES:
             return MOVE_NAMES.index(text)
         if text in KEYS:
@@ -359,6 +358,9 @@ class G2048(Game[State2048, "int | Spawn"]):
         raise InvalidMoveError(f"cannot read {text!r}: write up, down, left or right "
                                "(a new tile: 2@a1 .. 4@d4)")
 
+    def figures(self, state: State2048) -> dict:
+        return {"score": state.score, "max_tile": max_tile(state.board)}
+
     def render(self, state: State2048) -> str:
         lines = [f"score {state.score}"]
         for row in board_rows(state.board):
@@ -368,10 +370,3 @@ class G2048(Game[State2048, "int | Spawn"]):
     def view(self, state: State2048) -> dict:
         return {"kind": "tiles", "rows": SIZE, "cols": SIZE,
                 "cells": board_rows(state.board), "score": state.score}
-
-
-def make_ai(game: G2048, level: str, rng: random.Random, time: float | None) -> Player:
-    """The game's own AI: expectimax over 2048 boards in numba (``level`` picks the depth)."""
-    from ._g2048_ai import ExpectimaxPlayer
-
-    return ExpectimaxPlayer.for_level(level, rng=rng, time=time)

@@ -10,28 +10,38 @@ move one time in five or two, as the generic search player does.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol
 
-from ..core import Game, GameOptionError
-from ..players import LEVELS, Choice
+from ...core import Choice, Game, check_level
 
 BLUNDER_RATE = {"perfect": 0.0, "medium": 0.2, "easy": 0.5}
+
+
+class ImpartialGame(Protocol):
+    """What the heap games add to the Game protocol: their theory (``rules``, ``wythoff``)."""
+
+    misere: bool
+
+    def is_lost(self, state: Any) -> bool: ...
+
+    def grundy_value(self, state: Any) -> int: ...
+
+    def winning_moves(self, state: Any) -> Sequence[Hashable]: ...
 
 
 class ImpartialPlayer:
     """Plays the winning moves of Sprague-Grundy theory (the game's ``winning_moves``)."""
 
     def __init__(self, level: str, rng: random.Random) -> None:
-        if level not in LEVELS:
-            raise GameOptionError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-        self.level = level
+        self.level = check_level(level)
         self.rng = rng
         self.name = f"Sprague-Grundy ({level})"
 
-    def choose(self, game: Game, state: Any) -> Choice:
+    def choose(self, game: Any, state: Any) -> Choice:
         if self.rng.random() < BLUNDER_RATE[self.level]:
             return Choice(self.rng.choice(list(game.legal_moves(state))))
-        winning = game.winning_moves(state)  # type: ignore[attr-defined]
+        winning = game.winning_moves(state)
         if winning:
             return Choice(self.rng.choice(winning))
         return Choice(self.rng.choice(self.stalling_moves(game, state)))
@@ -50,5 +60,5 @@ class ImpartialPlayer:
 
 def make_ai(game: Game, level: str = "perfect", rng: random.Random | None = None,
             time: float | None = None) -> ImpartialPlayer:
-    """The ``GameSpec.ai`` hook of every heap game (``time`` is not needed: no search)."""
+    """The AI of every heap game (``time`` is not needed: no search)."""
     return ImpartialPlayer(level, rng or random.Random())

@@ -12,9 +12,9 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..core import Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
-from ..impartial.wythoff import LARGEST_TABLE, is_p_position, wythoff_table
-from .heaps import parse_heap
+from ...core import Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...impartial.wythoff import LARGEST_TABLE, is_p_position, wythoff_table
+from .rules import parse_heap
 
 BOTH = 2
 
@@ -33,6 +33,8 @@ class WythoffMove(NamedTuple):
 
 class WythoffGame(Game[WythoffState, WythoffMove]):
     """Wythoff's game from heaps (a, b); the P-positions follow the golden ratio."""
+
+    misere = False
 
     def __init__(self, heaps: Sequence[int | str] = (4, 7)) -> None:
         try:
@@ -88,7 +90,7 @@ class WythoffGame(Game[WythoffState, WythoffMove]):
         return f"{'both' if move.heap == BOTH else move.heap + 1}:{move.take}"
 
     def parse_move(self, state: WythoffState, text: str) -> WythoffMove:
-        match = re.fullmatch(r"\s*(1|2|both|b)\s*:\s*(\d+)\s*", text.lower())
+        match = re.fullmatch(r"\s*(1|2|both|b)\s*:\s*([0-9]+)\s*", text.lower())
         if not match:
             raise InvalidMoveError(
                 f"cannot read move {text!r}: write 1:3 (take 3 from heap 1), 2:3, or both:3")

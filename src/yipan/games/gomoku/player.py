@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ...core import GameOptionError
-from ...players import Choice
+from ...core import Choice, GameOptionError
 from .engine import Engine
 from .rules import Gomoku, Stones
 
@@ -45,5 +44,5 @@ class EnginePlayer:
 
 
 def make_ai(game: Gomoku, level: str, rng: random.Random, time: float | None) -> EnginePlayer:
-    """``GameSpec.ai`` of Gomoku."""
+    """Gomoku's AI (its hooks' ``make_ai``)."""
     return EnginePlayer(game, level, rng, time)

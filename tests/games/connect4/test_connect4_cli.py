@@ -8,6 +8,7 @@ import json
 import pytest
 
 from yipan.cli.main import main
+from yipan.core import WIN
 from yipan.games.connect4.book import read_book
 
 EASY = "2252576253462244111563365343671351441"  # Test_L3_R1, score -1
@@ -19,17 +20,21 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def test_solve_prints_score_nodes_and_time(capsys):
+def test_solve_prints_value_score_nodes_and_time(capsys):
     status, out, _ = run(capsys, "solve", "connect4", EASY)
+    lines = out.splitlines()
     assert status == 0
-    assert out.splitlines()[0] == "score: -1 (X wins with stone 21)"
-    assert out.splitlines()[1].startswith("nodes: ")
+    # 37 stones played, score -1: the opponent makes its four with its 21st stone, on ply 41
+    assert lines[0] == f"value: {-(WIN - 4)} (loss in 4 for the side to move)"
+    assert "score: -1 (the benchmark's convention)" in lines
+    assert any(line.startswith("nodes: ") for line in lines)
 
 
 def test_solve_weak_json(capsys):
     status, out, _ = run(capsys, "solve", "connect4", EASY, "--weak", "--json")
     record = json.loads(out)
-    assert status == 0 and record["score"] == -1 and record["weak"] is True
+    assert status == 0 and record["outcome"] == "loss" and record["value"] is None
+    assert record["extra"]["score"] == -1 and record["extra"]["weak"] is True
 
 
 @pytest.mark.parametrize(("moves", "needle"), [
@@ -43,9 +48,11 @@ def test_illegal_sequences_exit_2_with_one_line_naming_the_move(capsys, moves, n
     assert err.count("\n") == 1 and needle in err
 
 
-def test_a_won_position_cannot_be_solved(capsys):
-    status, _, err = run(capsys, "solve", "connect4", "4545454")
-    assert status == 2 and "already won" in err
+def test_a_won_position_is_reported_as_over(capsys):
+    status, out, _ = run(capsys, "solve", "connect4", "4545454", "--json")
+    record = json.loads(out)
+    assert status == 0 and record["game_over"] is True and record["winner"] == 0
+    assert record["move"] is None and record["outcome"] == "loss"  # for the side to move
 
 
 def test_batch_prints_each_line_and_the_summary(capsys, monkeypatch):
@@ -83,18 +90,21 @@ def test_batch_names_the_bad_line(capsys, tmp_path):
 def test_analyze_scores_every_column(capsys):
     status, out, _ = run(capsys, "analyze", "connect4", EASY, "--json")
     record = json.loads(out)
+    scores = record["extra"]["scores"]
     assert status == 0
-    assert record["score"] == -1 and record["best"] in record["scores"]
-    assert record["scores"][record["best"]] == -1
-    assert all(score <= -1 for score in record["scores"].values())
-    assert record["pv"][0] == record["best"]
+    assert record["extra"]["score"] == -1 and scores[record["move"]] == -1
+    assert all(score <= -1 for score in scores.values())
+    assert set(record["move_values"]) == set(scores)
+    assert record["move_values"][record["move"]] == record["value"] == -(WIN - 4)
+    assert all(outcome == "loss" for outcome in record["move_outcomes"].values())
+    assert record["pv"][0] == record["move"] and record["exact"] is True
 
 
 def test_analyze_text(capsys):
     status, out, _ = run(capsys, "analyze", "connect4", "121212")
     assert status == 0
-    assert "     1  +18  X wins with stone 4" in out
-    assert "best move: 1 (score +18)" in out
+    assert "  1  win in 1  (score +18)" in out
+    assert "best move: 1 (win in 1)" in out
 
 
 def test_book_build_writes_a_verified_book(capsys, tmp_path):

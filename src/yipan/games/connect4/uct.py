@@ -27,8 +27,8 @@ import numpy as np
 from numba import njit
 
 from ...core import Limit, SearchResult
-from ..mcts import DEFAULT_EXPLORATION, MCTSStats
-from .connect4 import _next_random, has_four, random_playout
+from ...search.mcts import DEFAULT_EXPLORATION, MCTSStats
+from .playouts import _next_random, has_four, random_playout
 
 UNKNOWN = 2.0  # result[i] of a node whose game goes on
 MAX_NODES = 1_000_000  # about 100 MB of arrays; a search by time stops when the tree is full
@@ -155,4 +155,4 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
         move=move, value=values.get(move, 0.0), pv=(move,) if move is not None else (),
         move_values=MappingProxyType(values), depth=1, exact=False,
         stats=MCTSStats(nodes=int(tree.visits[0]), elapsed=elapsed,
-                        visits=MappingProxyType(visits), tree_size=size))
+                        visits=MappingProxyType(visits), tree_size=size), scale="mean")

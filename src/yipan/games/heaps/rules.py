@@ -25,9 +25,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from ..core import Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
-from ..impartial import nim as nim_theory
-from ..impartial.rules import (
+from ...core import Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...impartial import nim as nim_theory
+from ...impartial.rules import (
     BashRule,
     GrundyRule,
     HeapRule,
@@ -50,7 +50,7 @@ class HeapGameMove(NamedTuple):
     parts: tuple[int, ...]
 
 
-_MOVE = re.compile(r"(\d+)\s*(?::\s*(\d+))?\s*(?:=\s*(\d+(?:\s*\+\s*\d+)*))?")
+_MOVE = re.compile(r"([0-9]+)\s*(?::\s*([0-9]+))?\s*(?:=\s*([0-9]+(?:\s*\+\s*[0-9]+)*))?")
 
 
 LARGEST_HEAP = 100_000  # to play: a move list stays short enough to show and to search

@@ -1,4 +1,4 @@
-"""The 2048 AI: expectimax over 2048 boards in numba (the game's ``make_ai``).
+"""The 2048 AI: expectimax over 2048 boards in numba (``make_ai``, ``level`` picks the depth).
 
 Depth follows the board at the strongest level: 4 moves (the root move included), 5 once the
 board holds 10 distinct tiles or more (measured here: a fixed depth 4 plays about 100 moves/s
@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core import GameOptionError, SearchResult, SearchStats
-from . import _g2048_kernel as kernel
-from .g2048 import G2048, State2048, row_tables
+from ...core import Choice, GameOptionError, SearchResult, SearchStats
+from . import kernel
+from .rules import G2048, State2048, row_tables
 
 PROBABILITY_CUTOFF = 1e-4
 LEVEL_DEPTHS = {"perfect": None, "medium": 3, "easy": 1}  # None: adaptive
@@ -86,10 +86,13 @@ class ExpectimaxPlayer:
             move=move, value=best, pv=(move,) if move is not None else (),
             move_values=MappingProxyType(move_values), depth=depth, exact=False,
             stats=SearchStats(nodes=nodes, tt_hits=hits,
-                              elapsed=clock.perf_counter() - start))
+                              elapsed=clock.perf_counter() - start), scale="expected")
 
-    def choose(self, game: G2048, state: Any) -> Any:
-        from ..players import Choice
-
+    def choose(self, game: G2048, state: Any) -> Choice:
         result = self.analyse(state)
         return Choice(result.move, result)
+
+
+def make_ai(game: G2048, level: str, rng: random.Random, time: float | None) -> ExpectimaxPlayer:
+    """The game's own AI: expectimax over 2048 boards in numba (``level`` picks the depth)."""
+    return ExpectimaxPlayer.for_level(level, rng=rng, time=time)

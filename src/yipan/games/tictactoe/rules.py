@@ -18,13 +18,11 @@ and on the command line a square number ``1``..``m*n`` in reading order is accep
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Sequence
-from importlib import resources
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from ..core import (
+from ...core import (
     DRAW,
     WIN,
     Game,
@@ -34,6 +32,7 @@ from ..core import (
     InvalidMoveError,
     Outcome,
 )
+from ...core.text import is_digits
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 MARKS = "XO"
@@ -48,7 +47,7 @@ class Board(NamedTuple):
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"4x5"`` -> (4, 5) rows x columns; ``"4"`` -> (4, 4)."""
-    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX]\s*(\d+))?\s*", str(text))
+    match = re.fullmatch(r"\s*([0-9]+)\s*(?:[xX]\s*([0-9]+))?\s*", str(text))
     if not match:
         raise ValueError(f"board size must look like 3x3, got {text!r}")
     rows = int(match.group(1))
@@ -178,14 +177,14 @@ class TicTacToe(Game[Board, int]):
 
     def parse_move(self, state: Board | None, text: str) -> int:
         text = text.strip().lower()
-        if text.isdigit():
+        if is_digits(text):
             number = int(text)
             if not 1 <= number <= self.rows * self.cols:
                 raise InvalidMoveError(
                     f"square {number} is off the board (1-{self.rows * self.cols})")
             row, col = divmod(number - 1, self.cols)
             return self.bit(row, col)
-        match = re.fullmatch(r"([a-z])(\d+)", text)
+        match = re.fullmatch(r"([a-z])([0-9]+)", text)
         if not match:
             raise InvalidMoveError(
                 f"cannot read {text!r}: write a square as a1..{self.format_move(self.cells[-1])}"
@@ -217,7 +216,7 @@ class TicTacToe(Game[Board, int]):
     def split_moves(self, text: str) -> list[str]:
         """``"159"`` on a board of at most 9 squares is three moves; otherwise split on spaces."""
         text = text.strip()
-        if text.isdigit() and self.rows * self.cols <= 9:
+        if is_digits(text) and self.rows * self.cols <= 9:
             return list(text)
         return super().split_moves(text)
 
@@ -366,20 +365,3 @@ class TicTacToe(Game[Board, int]):
         if their_wins & (their_wins - 1):  # two cells or more
             return (-(WIN - 2), -(WIN - 2))
         return (-(WIN - 2) if they_can_win else 0, WIN - 3 if i_can_win else 0)
-
-
-BOOK_3X3 = "tictactoe-3x3.book"
-
-
-def make_ai(game: TicTacToe, level: str, rng: random.Random, time: float | None) -> Any:
-    """The tic-tac-toe AI: on 3x3 at the perfect level, the shipped book (every position,
-    solved) with search behind it; elsewhere the generic search player."""
-    from ..books import BookPlayer, load_book
-    from ..players import SearchPlayer
-
-    search = SearchPlayer(level, rng, time)
-    if level != "perfect" or (game.rows, game.cols, game.k) != (3, 3, 3):
-        return search
-    with resources.as_file(resources.files("yipan.data") / BOOK_3X3) as path:
-        book = load_book(path, game)
-    return BookPlayer(book, search, rng)

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from yipan.cli.main import main
 from yipan.core import CHANCE, IllegalMoveError, get_game
-from yipan.games import _g2048_kernel as kernel
-from yipan.games.g2048 import (
+from yipan.games.g2048 import kernel
+from yipan.games.g2048.rules import (
     DOWN,
     LEFT,
     RIGHT,
@@ -142,7 +142,7 @@ def test_spawns_follow_the_distribution(sampler):
 
 
 def test_the_numba_expectimax_equals_the_generic_one():
-    from yipan.games._g2048_ai import Expectimax2048
+    from yipan.games.g2048.player import Expectimax2048
 
     board = board_from_rows([[2, 4, 8, 16], [4, 8, 16, 2], [0, 2, 4, 0], [2, 0, 0, 4]])
     state = State2048(board, 0, 0)
@@ -168,11 +168,14 @@ def test_the_view_is_tiles():
 def test_watch_prints_one_json_object(capsys):
     assert main(["watch", "2048", "--seed", "5", "--json", "--max-moves", "30"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["moves"] == 30
+    assert summary["moves"] == 30 and summary["result"] == "stopped"
     assert summary["score"] >= 0 and summary["max_tile"] >= 4
-    assert set(summary) == {"score", "max_tile", "moves", "moves_per_second"}
+    assert summary["figures"] == {"score": summary["score"], "max_tile": summary["max_tile"]}
 
 
-def test_watch_refuses_a_two_player_game(capsys):
-    assert main(["watch", "tictactoe"]) == 2
-    assert "one-player" in capsys.readouterr().err
+def test_watch_a_two_player_game_plays_both_sides(capsys):
+    assert main(["watch", "tictactoe", "--seed", "2", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    # the perfect player on both sides: tic-tac-toe is a draw
+    assert summary["result"] == "a draw" and summary["winner"] is None
+    assert summary["moves"] == 9

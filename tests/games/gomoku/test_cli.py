@@ -33,7 +33,9 @@ def test_analyze_json(capsys):
     data = json.loads(capsys.readouterr().out)
     assert status == 0
     assert data["to_move"] == 0 and data["move"] in {"g8", "k8"}
-    assert data["forced_win"] is not None and data["forced_win"]["line"][0] == data["move"]
+    assert data["extra"]["forced_kind"] in {"VCF", "VCT"}
+    assert data["extra"]["forced_line"][0] == data["move"]
+    assert data["outcome"] == "win" and data["exact"] is True
 
 
 def test_analyze_trace_prints_the_tree(capsys):

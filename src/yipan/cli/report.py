@@ -1,0 +1,131 @@
+"""How the CLI shows an ``Analysis`` to a person: the board, each move's value in words, the
+best move and its line, the figures; and the same as one JSON object with ``--json``.
+
+Every game's report is drawn here from the documented fields, so a game never prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..core import Analysis, Game, describe_value
+from .common import print_json
+
+Write = Callable[[str], None]
+
+
+def show(game: Game, state: Any, moves: list[str], analysis: Analysis, *, as_json: bool,
+         board: bool = True, write: Write = print) -> None:
+    """Print the analysis: one JSON object, or the report for a person."""
+    if as_json:
+        print_json(analysis.to_json(game, state, moves))
+        return
+    names = game.player_names
+    if board:
+        write(game.render(state))
+    outcome = game.outcome(state)
+    if outcome is not None:
+        result = "a draw" if outcome.winner is None else f"{names[outcome.winner]} has won"
+        write(f"The game is over: {result}.")
+        return
+    mover = game.to_move(state)
+    write(f"{names[mover]} to move." if game.info.players == 2 else "")
+    _move_table(game, analysis, write)
+    if analysis.value is None and analysis.outcome is not None:
+        _verdict(game, state, analysis, write)
+    elif analysis.move is not None:
+        write(f"best move: {game.format_move(analysis.move)} ({analysis.description})")
+    else:
+        write(f"value: {analysis.description} for {names[mover]}")
+    if len(analysis.pv) > 1:
+        write("principal variation: " + " ".join(game.format_move(m) for m in analysis.pv))
+    _extra(game, state, analysis, write)
+    figures = f"{analysis.nodes:,} nodes in {analysis.seconds:.3f} s" if analysis.nodes else \
+        f"{analysis.seconds:.3f} s"
+    depth = "" if analysis.exact or not analysis.depth else f", depth {analysis.depth}"
+    write(f"{figures}{depth} ({analysis.engine})")
+
+
+def _move_table(game: Game, analysis: Analysis, write: Write) -> None:
+    """Each move with its value in words, best first (and the game's own score, if any)."""
+    if analysis.value is None or not analysis.move_values:
+        return
+    scores = analysis.extra.get("scores") or {}
+    ranked = sorted(analysis.move_values.items(),
+                    key=lambda item: -(item[1] if item[1] is not None else float("-inf")))
+    width = max(len(game.format_move(m)) for m, _ in ranked)
+    for move, value in ranked:
+        text = game.format_move(move)
+        words = "unknown" if value is None else describe_value(value, analysis.exact,
+                                                               analysis.scale)
+        score = scores.get(text)
+        write(f"  {text:>{width}}  {words}" + (f"  (score {score:+d})" if score else ""))
+
+
+def _verdict(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
+    """Who wins, when the engine knows the outcome but not in how many moves (theory)."""
+    names = game.player_names
+    mover = game.to_move(state)
+    reason = ""
+    if analysis.extra.get("rule") == "misere":
+        reason = "misère rule: "
+    elif analysis.extra.get("grundy") is not None:
+        reason = f"Grundy value {analysis.extra['grundy']}: "
+    if analysis.outcome == 1:
+        winning = analysis.extra.get("winning_moves") or [
+            game.format_move(m) for m, o in analysis.move_outcomes.items() if o == 1]
+        count = "this move" if len(winning) == 1 else f"any of these {len(winning)} moves"
+        write(f"{reason}{names[mover]} wins with {count}:")
+        write("  " + " ".join(winning))
+    elif analysis.outcome == -1:
+        write(f"{reason}{names[1 - mover]} wins; every move of {names[mover]} loses against "
+              "best play.")
+    else:
+        write(f"{reason}a draw with best play.")
+
+
+def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
+    """The documented extra fields that a person reads (the others are in --json)."""
+    extra = analysis.extra
+    names = game.player_names
+    if extra.get("forced_line"):
+        write(f"forced win ({extra.get('forced_kind')}): " + " ".join(extra["forced_line"]))
+    if extra.get("opponent_vcf"):
+        write(f"{names[1 - game.to_move(state)]} threatens a VCF: "
+              + " ".join(extra["opponent_vcf"]))
+    if extra.get("reason") and extra["reason"] != "search":
+        write(f"found by: {extra['reason']}")
+    trace = extra.get("trace_search")
+    if trace:
+        write(f"plain search to depth {trace['depth']}: {trace['nodes']:,} nodes, "
+              f"value {trace['value']:+g}")
+    if "score" in extra and "scores" not in extra and extra["score"] is not None:
+        write(f"score: {extra['score']:+d} (the benchmark's convention)")
+    for key in ("max_tile",):
+        if key in extra:
+            write(f"{key.replace('_', ' ')}: {extra[key]}")
+
+
+def show_solution(game: Game, state: Any, moves: list[str], analysis: Analysis, *,
+                  as_json: bool, write: Write = print) -> None:
+    """``yipan solve``'s report: the value and the figures, compact (it doubles as a
+    benchmark's output), or the JSON object."""
+    if as_json:
+        print_json(analysis.to_json(game, state, moves))
+        return
+    outcome = game.outcome(state)
+    if outcome is not None:
+        names = game.player_names
+        result = "a draw" if outcome.winner is None else f"{names[outcome.winner]} has won"
+        write(f"The game is over: {result}.")
+        return
+    number = "" if analysis.value is None else f"{analysis.value:g} "
+    write(f"value: {number}({analysis.description} for the side to move)")
+    if analysis.move is not None:
+        write(f"best move: {game.format_move(analysis.move)}")
+    if len(analysis.pv) > 1:
+        write("principal variation: " + " ".join(game.format_move(m) for m in analysis.pv))
+    _extra(game, state, analysis, write)
+    write(f"nodes: {analysis.nodes}")
+    write(f"time: {analysis.seconds * 1000:.2f} ms")

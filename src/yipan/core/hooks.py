@@ -1,0 +1,103 @@
+"""A game's hooks: what a game adds to the front ends, as typed functions that return results.
+
+Every hook is optional; a game without hooks gets the generic engines everywhere. The front
+ends (``yipan.cli``, ``yipan.web``) call a hook, take the ``Analysis`` or report it returns and
+do all the formatting themselves, so a game never prints and never knows which front end
+asked. A game registers its hooks by name (``GameSpec(hooks="yipan.games.x.hooks:HOOKS")``) so
+that listing the games imports none of them.
+
+    make_ai(game, level, rng, time) -> Player
+        the game's strongest player (``yipan play``, the web page's "ai" engine, ``watch``)
+    analyze(game, state, request) -> Analysis
+        ``yipan analyze`` with the game's own engine (a solver, a threat search,
+        Sprague-Grundy theory): the best move, its value, the main line, each move's value
+    solve(game, state, request) -> Analysis
+        ``yipan solve``: the position's proven value, by the game's own solver
+    build_book(game, request) -> BookReport
+        ``yipan book build``, when the game has a builder of its own
+    options
+        options the game adds to a command (``yipan solve connect4 --weak``), passed to its
+        hooks in ``request.options``
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .analysis import Analysis
+from .game import Game
+from .player import Player
+from .results import Limit
+
+Progress = Callable[[str], None]
+"""Receives a line of progress (``"depth 12: score >= 0"``) while a long job runs."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandOption:
+    """An option a game adds to some commands: ``--NAME`` (a flag when ``kind`` is bool)."""
+
+    name: str
+    help: str
+    commands: tuple[str, ...] = ("analyze", "solve")
+    kind: type = bool
+    default: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisRequest:
+    """What the caller asks of ``analyze`` or ``solve``: a limit (None: the game's default),
+    the game's own options (``CommandOption`` names), a progress callback, and a trace (a
+    ``yipan.search.trace`` callable receiving one event per node) down to ``trace_depth``."""
+
+    limit: Limit | None = None
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    progress: Progress | None = None
+    trace: Callable[[Any], None] | None = None
+    trace_depth: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BookRequest:
+    """``yipan book build``: where to write, how deep, on how many processes."""
+
+    path: Path
+    depth: int
+    workers: int = 2
+    progress: Progress | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BookReport:
+    """What a book build wrote."""
+
+    path: Path
+    positions: int
+    seconds: float
+
+
+MakeAI = Callable[[Game, str, random.Random, "float | None"], Player]
+Analyze = Callable[[Game, Any, AnalysisRequest], Analysis]
+BuildBook = Callable[[Game, BookRequest], BookReport]
+
+
+@dataclass(frozen=True, slots=True)
+class GameHooks:
+    """The hooks of one game (module docstring); any left None falls back to the generic."""
+
+    make_ai: MakeAI | None = None
+    analyze: Analyze | None = None
+    solve: Analyze | None = None
+    build_book: BuildBook | None = None
+    options: tuple[CommandOption, ...] = ()
+
+    def options_for(self, command: str) -> tuple[CommandOption, ...]:
+        return tuple(option for option in self.options if command in option.commands)
+
+
+NO_HOOKS = GameHooks()

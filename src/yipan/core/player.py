@@ -1,0 +1,43 @@
+"""The Player protocol: anything that chooses a move in a position.
+
+It lives in core so that a game's own AI (``games/<name>/player.py``) needs nothing above
+core and search. The generic players are in ``yipan.search.players`` (random, alpha-beta) and
+``yipan.players`` (a person at a terminal, the AI for any game, the match loop).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .game import Game
+from .results import SearchResult
+
+LEVELS = ("perfect", "medium", "easy")
+"""The strengths every AI accepts: perfect (its best), medium and easy (weaker on purpose)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A player's move and, for an engine, the search behind it."""
+
+    move: Hashable
+    result: SearchResult | None = None
+
+
+class Player(Protocol):
+    """Chooses a move: ``choose(game, state)`` for the side to move at ``state``."""
+
+    name: str
+
+    def choose(self, game: Game, state: Any) -> Choice: ...
+
+
+def check_level(level: str) -> str:
+    """The level, or a GameOptionError naming the levels there are."""
+    from .errors import GameOptionError
+
+    if level not in LEVELS:
+        raise GameOptionError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+    return level

@@ -1,0 +1,208 @@
+"""The engines a user can name, one grammar for the CLI and the web app.
+
+``yipan analyze GAME --ai NAME`` and the web page's engine choice both come here, and so does
+``yipan solve GAME --algorithm NAME``; each answer is an ``Analysis`` (``yipan.core.analysis``)
+that the front end formats.
+
+Engines for ``analyze`` (the best move and each move's value in a position):
+
+    auto        the game's own analysis (its hooks) if it has one, else the strongest generic
+                engine that fits the game: alpha-beta, expectimax (chance), MCTS
+    alphabeta   alpha-beta, every root move valued (iterative deepening under a limit)
+    mcts        Monte Carlo tree search (UCT)
+    expectimax  expectimax / expectiminimax through chance nodes, to a depth
+    player      the move the game's AI would play (``yipan play``'s opponent), and why
+    random      a uniformly random legal move
+
+Algorithms for ``solve`` (the position's proven value), for comparing them on one position:
+``auto`` (the game's own solver, else alphabeta-tt), ``minimax`` (the seed's, nothing
+pruned), ``alphabeta`` (plain), ``alphabeta-tt`` (table, symmetry, ordering, PVS),
+``iterative`` (iterative deepening), ``mcts``, ``mcts-solver``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .core import (
+    CHANCE,
+    Analysis,
+    AnalysisRequest,
+    CapabilityError,
+    Game,
+    GameHooks,
+    Limit,
+    SearchAborted,
+    SearchResult,
+    YipanError,
+    game_over_analysis,
+    game_spec,
+)
+from .players import make_ai
+from .search import PLAIN, Options, alphabeta, iterate, minimax
+from .search.expectimax import expectimax
+from .search.mcts import mcts
+
+ANALYZE_ENGINES = ("auto", "alphabeta", "mcts", "expectimax", "player", "random")
+SOLVE_ALGORITHMS = ("auto", "minimax", "alphabeta", "alphabeta-tt", "iterative", "mcts",
+                    "mcts-solver")
+DEFAULT_MCTS_ITERATIONS = 20_000
+DEFAULT_SOLVER_ITERATIONS = 200_000  # the MCTS-solver stops once the root is proven
+DEFAULT_EXPECTIMAX_DEPTH = 3
+
+
+class UnknownEngineError(YipanError, LookupError):
+    """An engine or algorithm name that does not exist."""
+
+
+def hooks_of(game: Game) -> GameHooks:
+    return game_spec(game.info.name).load_hooks()
+
+
+def is_two_player_search_game(game: Game) -> bool:
+    info = game.info
+    return info.players == 2 and info.zero_sum and not info.chance
+
+
+def generic_engine(game: Game) -> str:
+    """The generic engine ``auto`` means for a game without an analysis of its own."""
+    if is_two_player_search_game(game):
+        return "alphabeta"
+    if game.info.chance and game.info.heuristic:
+        return "expectimax"
+    return "mcts"
+
+
+def engines_for(game: Game) -> list[str]:
+    """The engines that can analyse this game (whatever the position)."""
+    names = ["auto"]
+    if is_two_player_search_game(game):
+        names.append("alphabeta")
+    if game.info.players in (1, 2) and (game.info.players == 1 or game.info.zero_sum):
+        names.append("mcts")
+    if game.info.chance:
+        names.append("expectimax")
+    if hooks_of(game).make_ai is not None or is_two_player_search_game(game):
+        names.append("player")
+    names.append("random")
+    return names
+
+
+def _check_position(game: Game, state: Any) -> Analysis | None:
+    if game.outcome(state) is not None:
+        return game_over_analysis(game, state)
+    if game.to_move(state) == CHANCE:
+        raise CapabilityError("the next move is a chance draw (a new tile, a die), not a "
+                              "choice to analyse; give the draw as the next move")
+    return None
+
+
+def analyze(game: Game, state: Any, engine: str = "auto", *,
+            request: AnalysisRequest | None = None, rng: random.Random | None = None,
+            level: str = "perfect") -> Analysis:
+    """The analysis of ``state`` by the named engine (module docstring)."""
+    request = request or AnalysisRequest()
+    if engine not in ANALYZE_ENGINES:
+        raise UnknownEngineError(
+            f"unknown engine {engine!r}; engines: {', '.join(ANALYZE_ENGINES)}")
+    if engine not in engines_for(game):
+        raise CapabilityError(f"{engine} cannot analyse {game.info.title}; engines for it: "
+                              f"{', '.join(engines_for(game))}")
+    over = _check_position(game, state)
+    if over is not None:
+        return over
+    rng = rng or random.Random()
+    limit = request.limit
+    hooks = hooks_of(game)
+    if engine == "auto":
+        if hooks.analyze is not None:
+            return hooks.analyze(game, state, request)
+        engine = generic_engine(game)
+    if engine == "alphabeta":
+        return Analysis.from_search(_alphabeta(game, state, limit, request), "alpha-beta")
+    if engine == "mcts":
+        mcts_limit = limit if limit is not None and (limit.nodes or limit.time) else \
+            Limit(nodes=DEFAULT_MCTS_ITERATIONS)
+        return Analysis.from_search(mcts(game, state, limit=mcts_limit, rng=rng), "mcts")
+    if engine == "expectimax":
+        depth = limit.depth if limit is not None and limit.depth else DEFAULT_EXPECTIMAX_DEPTH
+        return Analysis.from_search(expectimax(game, state, depth=depth), "expectimax")
+    if engine == "player":
+        time = limit.time if limit is not None else None
+        player = make_ai(game, level, rng, time)
+        choice = player.choose(game, state)
+        if choice.result is not None:
+            analysis = Analysis.from_search(choice.result, player.name)
+            return _with_move(analysis, choice.move)
+        return Analysis(move=choice.move, value=None, pv=(choice.move,), engine=player.name)
+    move = rng.choice(list(game.legal_moves(state)))
+    return Analysis(move=move, value=None, pv=(move,), engine="random")
+
+
+def _with_move(analysis: Analysis, move: Any) -> Analysis:
+    """The analysis with the move the player actually chose (a tie broken, a level's slip)."""
+    if analysis.move == move:
+        return analysis
+    value = analysis.move_values.get(move, analysis.value)
+    from dataclasses import replace
+
+    return replace(analysis, move=move, value=value, pv=(move,),
+                   outcome=analysis.move_outcomes.get(move))
+
+
+def _alphabeta(game: Game, state: Any, limit: Limit | None,
+               request: AnalysisRequest) -> SearchResult:
+    if limit is not None and (limit.time is not None or limit.nodes is not None):
+        try:
+            return alphabeta(game, state, analysis=True, limit=limit, trace=request.trace)
+        except SearchAborted:  # not even one ply finished: a one-ply search always answers
+            return alphabeta(game, state, depth=1, analysis=True)
+    return alphabeta(game, state, analysis=True, limit=limit, trace=request.trace)
+
+
+def solve(game: Game, state: Any, algorithm: str = "auto", *,
+          request: AnalysisRequest | None = None, rng: random.Random | None = None,
+          iterations: int | None = None) -> Analysis:
+    """The proven value of ``state`` by the named algorithm (module docstring)."""
+    request = request or AnalysisRequest()
+    if algorithm not in SOLVE_ALGORITHMS:
+        raise UnknownEngineError(
+            f"unknown algorithm {algorithm!r}; algorithms: {', '.join(SOLVE_ALGORITHMS)}")
+    over = _check_position(game, state)
+    if over is not None:
+        return over
+    hooks = hooks_of(game)
+    if algorithm == "auto":
+        if hooks.solve is not None:
+            return hooks.solve(game, state, request)
+        algorithm = "alphabeta-tt"
+    limit, trace = request.limit, request.trace
+    if algorithm.startswith("mcts"):
+        solver = algorithm == "mcts-solver"
+        if trace is not None:
+            raise CapabilityError("a trace follows minimax and alpha-beta searches, not MCTS")
+        default = DEFAULT_SOLVER_ITERATIONS if solver else DEFAULT_MCTS_ITERATIONS
+        nodes = iterations if iterations is not None else (
+            None if limit is not None and limit.time is not None else default)
+        mcts_limit = Limit(nodes=nodes, time=limit.time if limit is not None else None)
+        result = mcts(game, state, limit=mcts_limit, rng=rng or random.Random(), solver=solver)
+        return Analysis.from_search(result, algorithm)
+    if limit is not None and limit.time is not None and algorithm in ("minimax", "alphabeta"):
+        raise CapabilityError(f"a time limit needs an anytime search (iterative, "
+                              f"alphabeta-tt, mcts), not {algorithm}")
+    if algorithm == "minimax":
+        result = minimax(game, state, trace=trace)
+    elif algorithm == "alphabeta":
+        result = alphabeta(game, state, trace=trace, options=PLAIN)
+    elif algorithm == "alphabeta-tt":
+        result = alphabeta(game, state, trace=trace, options=Options(), limit=limit)
+    else:
+        last = None
+        for last in iterate(game, state, trace=trace,  # noqa: B007 - the deepest is kept
+                            limit=limit or Limit()):
+            pass
+        if last is None:
+            raise SearchAborted("no search depth finished within the time limit")
+        result = last
+    return Analysis.from_search(result, algorithm)

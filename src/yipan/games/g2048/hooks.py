@@ -1,0 +1,23 @@
+"""2048's hooks: the expectimax AI, and ``yipan analyze 2048`` answered by it.
+
+``extra``: ``score`` (the points so far) and ``max_tile``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...core import Analysis, AnalysisRequest, GameHooks
+from .player import ExpectimaxPlayer, make_ai
+from .rules import G2048, max_tile
+
+
+def analyze(game: G2048, state: Any, request: AnalysisRequest) -> Analysis:
+    player = ExpectimaxPlayer.for_level("perfect", random.Random(0))
+    result = player.analyse(state)
+    return Analysis.from_search(result, player.name, extra={
+        "score": state.score, "max_tile": max_tile(state.board)})
+
+
+HOOKS = GameHooks(make_ai=make_ai, analyze=analyze)

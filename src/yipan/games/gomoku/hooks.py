@@ -1,0 +1,69 @@
+"""Gomoku's hooks: the engine as the AI and as ``yipan analyze gomoku``.
+
+``analyze`` gives the engine's move, its value and why (``extra.reason``: centre, five, VCF,
+block, VCT, stops VCF, search); ``extra.forced_line`` and ``extra.forced_kind`` give the
+forced win (VCF or VCT) of the side to move when there is one, and ``extra.opponent_vcf``
+the opponent's. With ``request.trace`` the seed's plain depth-limited search
+(``reference_search``) also runs to ``request.trace_depth`` and reports each node to it;
+its figures are ``extra.trace_search``. ``solve`` is refused unless the board is nearly
+full (exact search to the end is hopeless before); then the generic alpha-beta proves it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks
+from ...search import alphabeta
+from .engine import Engine, reference_search
+from .player import make_ai
+from .rules import Gomoku, Stones
+
+SOLVABLE_EMPTY_POINTS = 16
+DEFAULT_SECONDS = 2.0
+MAX_TRACE_DEPTH = 3  # the plain tree grows fast
+
+
+def solve(game: Gomoku, state: Stones, request: AnalysisRequest) -> Analysis:
+    empty = len(game.legal_moves(state))
+    if empty > SOLVABLE_EMPTY_POINTS:
+        raise CapabilityError(
+            f"gomoku: {empty} empty points are too many to solve exactly; "
+            "`yipan analyze gomoku MOVES` finds forced wins and the best move")
+    result = alphabeta(game, state, analysis=True, trace=request.trace)
+    return Analysis.from_search(result, "alpha-beta")
+
+
+def analyze(game: Gomoku, state: Stones, request: AnalysisRequest) -> Analysis:
+    engine = Engine(game.size, game.rule)
+    engine.set_state(state)
+    me = game.to_move(state)
+    fmt = game.format_move
+    extra: dict[str, Any] = {}
+    if request.trace is not None:
+        depth = request.trace_depth if request.trace_depth is not None else 1
+        if not 0 <= depth <= MAX_TRACE_DEPTH:
+            raise CapabilityError(f"gomoku: a trace goes 0 to {MAX_TRACE_DEPTH} plies deep "
+                                  "(the plain tree grows fast)")
+        traced = reference_search(engine, depth, trace=request.trace)
+        extra["trace_search"] = {"depth": depth, "nodes": traced.stats.nodes,
+                                 "value": traced.value}
+    limit = request.limit
+    seconds = limit.time if limit is not None and limit.time is not None else DEFAULT_SECONDS
+    max_depth = limit.depth if limit is not None and limit.depth is not None else 64
+    decision = engine.think(seconds=seconds, max_depth=max_depth)
+    engine.side = 1 - me  # the opponent's threats, as if it were to move
+    danger = engine.threat_win(1 - me, threes=False, max_depth=engine.vcf_depth,
+                               nodes=100_000, seconds=seconds / 4)
+    engine.side = None
+    threat = decision.threat
+    extra.update({
+        "reason": decision.reason,
+        "forced_kind": None if threat is None else threat.kind,
+        "forced_line": None if threat is None else [fmt(m) for m in threat.line],
+        "opponent_vcf": None if danger is None else [fmt(m) for m in danger.line],
+    })
+    return Analysis.from_search(decision.result, "yipan gomoku engine", extra=extra)
+
+
+HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve)

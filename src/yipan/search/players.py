@@ -1,0 +1,71 @@
+"""The generic players: a random mover, and the alpha-beta engine at a level.
+
+A game's own AI may build on these (tic-tac-toe's falls back to ``SearchPlayer`` beyond its
+book); the terminal player, ``make_ai`` and the match loop are in ``yipan.players``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core import WIN, Game, Limit, SearchResult, require
+from ..core.player import Choice, check_level
+from .alphabeta import alphabeta
+from .tt import TranspositionTable
+
+
+class RandomPlayer:
+    """Uniformly random legal moves."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.name = "random"
+
+    def choose(self, game: Game, state: Any) -> Choice:
+        return Choice(self.rng.choice(list(game.legal_moves(state))))
+
+
+class SearchPlayer:
+    """The generic engine's player. Levels:
+
+    - ``perfect``: exact alpha-beta to the end of the game (iterative deepening under ``time``
+      when the game is too large to finish: then strong, not perfect);
+    - ``medium``: a 3-ply search with the heuristic, and one move in five a random sound-ish
+      move (any move not losing at once);
+    - ``easy``: a 1-ply search, and one move in two a random move.
+
+    Among equally valued best moves it picks one at random (``rng``), for variety.
+    """
+
+    def __init__(self, level: str = "perfect", rng: random.Random | None = None,
+                 time: float | None = None) -> None:
+        self.level = check_level(level)
+        self.rng = rng or random.Random()
+        self.time = time
+        self.name = f"search ({level})"
+        self.tt = TranspositionTable(1 << 18)
+
+    def _search(self, game: Game, state: Any) -> SearchResult:
+        if self.level == "perfect":
+            if self.time is None:
+                return alphabeta(game, state, tt=self.tt, analysis=True)
+            return alphabeta(game, state, tt=self.tt, analysis=True, limit=Limit(time=self.time))
+        depth = 3 if self.level == "medium" else 1
+        return alphabeta(game, state, depth=depth, tt=self.tt, analysis=True)
+
+    def choose(self, game: Game, state: Any) -> Choice:
+        require(game, two_player_zero_sum=True, no_chance=True, algorithm="the search player")
+        result = self._search(game, state)
+        blunder_rate = {"perfect": 0.0, "medium": 0.2, "easy": 0.5}[self.level]
+        values = dict(result.move_values)
+        if values and self.rng.random() < blunder_rate:
+            # a weaker move, but not one that loses at once (still a sensible opponent)
+            worst_allowed = -(WIN - 2)  # not a loss on the very next move
+            candidates = [m for m, v in values.items() if v > worst_allowed] or list(values)
+            return Choice(self.rng.choice(candidates), result)
+        if values:
+            best = max(values.values())
+            ties = [m for m, v in values.items() if v == best]
+            return Choice(self.rng.choice(ties), result)
+        return Choice(result.move, result)
