@@ -17,11 +17,12 @@ from .core import (
     list_games,
     register_game,
 )
+from .core.version import VERSION
 from .games import register_builtin_games
 
 register_builtin_games()  # by name only: no game's module loads until the game is asked for
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "CHANCE", "WIN", "Game", "GameInfo", "GameOption", "GameSpec", "IllegalMoveError",

@@ -23,6 +23,7 @@ pruned), ``alphabeta`` (plain), ``alphabeta-tt`` (table, symmetry, ordering, PVS
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from .core import (
@@ -145,8 +146,6 @@ def _with_move(analysis: Analysis, move: Any) -> Analysis:
     if analysis.move == move:
         return analysis
     value = analysis.move_values.get(move, analysis.value)
-    from dataclasses import replace
-
     return replace(analysis, move=move, value=value, pv=(move,),
                    outcome=analysis.move_outcomes.get(move))
 

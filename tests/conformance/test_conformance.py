@@ -1,18 +1,54 @@
-"""One suite over every registered game: the contracts of the Game protocol (core/game.py)."""
+"""One suite over every registered game: the contracts of the Game protocol (core/game.py).
+
+Each game runs under its default options and every option set its spec lists in
+``examples``; random playouts (seeded) supply the positions. Every capability a game declares
+in ``GameInfo`` is checked for honesty: its ordering is a permutation of the legal moves, its
+value bounds hold against an exact search on small positions, its heuristic stays inside the
+heuristic range, its chance outcomes are a distribution, its playouts give results in range.
+"""
 
 from __future__ import annotations
 
+import json
+import math
+import pickle
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 import yipan
-from yipan.core import CHANCE, IllegalMoveError, InvalidMoveError, game_spec
+from yipan.core import (
+    CHANCE,
+    HEURISTIC_LIMIT,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    game_spec,
+)
+from yipan.search import alphabeta
 
-GAMES = yipan.list_games()
+
+def variants() -> Iterator[Any]:
+    for name in yipan.list_games():
+        spec = game_spec(name)
+        yield pytest.param((name, {}), id=name)
+        for number, options in enumerate(spec.examples, 1):
+            yield pytest.param((name, options), id=f"{name}-example{number}")
 
 
-def playout(game, rng: random.Random, max_moves: int = 400):
+VARIANTS = list(variants())
+
+
+@pytest.fixture(params=VARIANTS)
+def game(request) -> Game:
+    name, options = request.param
+    return yipan.get_game(name, **options)
+
+
+def playout(game: Game, rng: random.Random, max_moves: int = 400) -> list[Any]:
     """States of one random game (chance nodes drawn by their probabilities)."""
     state = game.initial_state()
     states = [state]
@@ -29,9 +65,11 @@ def playout(game, rng: random.Random, max_moves: int = 400):
     return states
 
 
-@pytest.fixture(params=GAMES)
-def game(request):
-    return yipan.get_game(request.param)
+def decision_states(game: Game, seed: int, games: int = 3) -> list[Any]:
+    """Positions where a player is to move, from a few seeded random games."""
+    rng = random.Random(seed)
+    return [state for _ in range(games) for state in playout(game, rng)
+            if game.outcome(state) is None and game.to_move(state) != CHANCE]
 
 
 def test_registry_names_match(game):
@@ -42,35 +80,40 @@ def test_moves_are_empty_exactly_at_the_end(game):
     rng = random.Random(1)
     for _ in range(5):
         for state in playout(game, rng):
-            if game.to_move(state) == CHANCE:
+            if game.outcome(state) is None and game.to_move(state) == CHANCE:
                 continue
             assert (len(game.legal_moves(state)) == 0) == (game.outcome(state) is not None)
 
 
 def test_play_is_pure_and_states_hash_consistently(game):
     rng = random.Random(2)
-    for state in playout(game, rng)[:-1]:
-        if game.to_move(state) == CHANCE:
-            continue
-        copy_before = state
+    for state in decision_states(game, 2, games=2):
+        frozen = pickle.dumps(state)  # the whole structure, not a reference to it
         snapshot = hash(state)
         move = rng.choice(list(game.legal_moves(state)))
         child = game.play(state, move)
-        assert hash(state) == snapshot and state == copy_before
-        assert game.play(state, move) == child
-        assert hash(game.play(state, move)) == hash(child)
+        assert pickle.dumps(state) == frozen, "play changed the state it was given"
+        assert hash(state) == snapshot
+        again = game.play(pickle.loads(frozen), move)
+        assert again == child and hash(again) == hash(child)
+        assert child != state
+
+
+def test_play_checked_equals_play_on_legal_moves(game):
+    for state in decision_states(game, 7, games=2):
+        for move in list(game.legal_moves(state))[:50]:
+            assert game.play_checked(state, move) == game.play(state, move)
 
 
 def test_parse_and_format_round_trip(game):
-    rng = random.Random(3)
-    for state in playout(game, rng):
-        if game.to_move(state) == CHANCE or game.outcome(state) is not None:
-            continue
+    for state in decision_states(game, 3):
         for move in game.legal_moves(state):
-            assert game.parse_move(state, game.format_move(move)) == move
+            text = game.format_move(move)
+            assert text == text.strip() and text
+            assert game.parse_move(state, text) == move
 
 
-def test_outcomes_are_zero_sum_and_final(game):
+def test_outcomes_name_a_player_and_are_final(game):
     rng = random.Random(4)
     for _ in range(5):
         states = playout(game, rng)
@@ -78,35 +121,103 @@ def test_outcomes_are_zero_sum_and_final(game):
         outcome = game.outcome(end)
         if outcome is None:
             continue  # a long game cut short by the playout bound
-        if game.info.zero_sum and game.info.players == 2:
-            assert outcome.result_for(0) == -outcome.result_for(1)
+        assert isinstance(outcome, Outcome)
+        assert outcome.winner in (None, *range(game.info.players))
+        assert game.legal_moves(end) == [] or len(game.legal_moves(end)) == 0
         # a move that was legal earlier in the game (the start may be a chance node: 2048)
-        move = next(m for s in states if game.to_move(s) != CHANCE for m in game.legal_moves(s))
+        move = next(m for s in states if game.outcome(s) is None and game.to_move(s) != CHANCE
+                    for m in game.legal_moves(s))
         with pytest.raises(IllegalMoveError):
             game.play_checked(end, move)
 
 
 def test_nonsense_moves_are_refused(game):
     state = game.initial_state()
-    with pytest.raises((InvalidMoveError, IllegalMoveError)):
-        game.play_checked(state, game.parse_move(state, "nonsense!"))
+    for text in ("nonsense!", "", "²", "٣", "9" * 5000, "a" * 10_000, "\x00", "-1"):
+        with pytest.raises((InvalidMoveError, IllegalMoveError)) as raised:
+            game.play_checked(state, game.parse_move(state, text))
+        assert len(str(raised.value)) < 200  # one short line, never the whole input back
 
 
 def test_views_are_json_ready(game):
-    import json
-
     rng = random.Random(5)
-    for state in playout(game, rng)[:10]:
+    for state in playout(game, rng)[:12]:
         view = game.view(state)
         assert "kind" in view
         json.dumps(view)
+        json.dumps(game.figures(state))
+
+
+# -- declared capabilities are honest --------------------------------------------------------------
+def test_heuristic_stays_inside_the_heuristic_range(game):
+    if not game.info.heuristic:
+        pytest.skip(f"{game.info.name} declares no heuristic")
+    for state in decision_states(game, 8):
+        value = game.evaluate(state)
+        assert math.isfinite(value) and -HEURISTIC_LIMIT < value < HEURISTIC_LIMIT, value
+
+
+def test_move_ordering_is_a_permutation_of_the_legal_moves(game):
+    if not game.info.move_ordering:
+        pytest.skip(f"{game.info.name} declares no move ordering")
+    for state in decision_states(game, 9):
+        legal = list(game.legal_moves(state))
+        ordered = list(game.order_moves(state, legal))
+        assert sorted(map(repr, ordered)) == sorted(map(repr, legal))
+        assert len(set(ordered)) == len(ordered)
+
+
+SMALL_TREE = 9  # positions with at most this many legal moves are searched exactly
+
+
+def test_value_bounds_hold_against_an_exact_search(game):
+    if not game.info.bounds:
+        pytest.skip(f"{game.info.name} declares no value bounds")
+    checked = 0
+    for state in decision_states(game, 10, games=6):
+        if len(game.legal_moves(state)) > SMALL_TREE:
+            continue
+        low, high = game.value_bounds(state)
+        exact = alphabeta(game, state).value
+        assert low <= exact <= high, (state, low, high, exact)
+        checked += 1
+    assert checked, "no small position was reached to check the bounds on"
 
 
 def test_symmetries_share_the_canonical_key(game):
     if not game.info.symmetry:
         pytest.skip(f"{game.info.name} declares no symmetry")
-    rng = random.Random(6)
-    for state in playout(game, rng):
+    for state in decision_states(game, 6):
         images = game.symmetries(state)
         assert state in images
         assert {game.canonical(image) for image in images} == {game.canonical(state)}
+
+
+def test_chance_outcomes_are_a_distribution_of_distinct_draws(game):
+    if not game.info.chance:
+        pytest.skip(f"{game.info.name} has no chance")
+    rng = random.Random(11)
+    seen = 0
+    for state in playout(game, rng, max_moves=60):
+        if game.outcome(state) is not None or game.to_move(state) != CHANCE:
+            continue
+        outcomes = game.chance_outcomes(state)
+        draws = [draw for draw, _ in outcomes]
+        assert len(set(draws)) == len(draws)
+        assert all(probability > 0 for _, probability in outcomes)
+        assert math.isclose(sum(p for _, p in outcomes), 1.0, rel_tol=1e-9)
+        for draw in draws[:4]:
+            game.play(state, draw)
+        seen += 1
+    assert seen
+
+
+def test_own_playouts_end_with_a_result_in_range(game):
+    if not game.info.playout:
+        pytest.skip(f"{game.info.name} has no playout policy of its own")
+    rng = random.Random(12)
+    for state in decision_states(game, 12, games=1)[:10]:
+        result = game.playout(state, rng)
+        assert math.isfinite(result)
+        if game.info.players == 2:
+            assert result in (-1.0, 0.0, 1.0)

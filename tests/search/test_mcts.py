@@ -7,9 +7,9 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from yipan.games.connect4.playouts import ConnectFourRules
 
 from yipan.core import WIN, CapabilityError, Limit, get_game
+from yipan.games.connect4.playouts import ConnectFourRules
 from yipan.search import alphabeta
 from yipan.search.mcts import MCTSPlayer, Tree, mcts
 

@@ -39,6 +39,9 @@ def add_analyze_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds to search (default: the engine's own; alpha-beta "
                              "searches to the end)")
     parser.add_argument("--depth", type=count(1), default=None, help="search this many plies")
+    parser.add_argument("--nodes", type=count(1), default=None,
+                        help="search at most this many nodes (MCTS: iterations); unlike "
+                             "--time, the answer does not depend on the machine's speed")
     parser.add_argument("--trace", type=count(0), default=None, metavar="DEPTH",
                         help="print the search tree down to DEPTH plies (alpha-beta, and the "
                              "plain search of games that trace their own)")
@@ -53,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     trace = None
     if args.trace is not None:
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)
-    limit = Limit(depth=args.depth, time=args.time) \
-        if args.time is not None or args.depth is not None else None
+    given = (args.time, args.depth, args.nodes)
+    limit = Limit(depth=args.depth, nodes=args.nodes, time=args.time) \
+        if any(value is not None for value in given) else None
     request = AnalysisRequest(limit=limit, options=args.hook_options, trace=trace,
                               trace_depth=args.trace)
     analysis = engines.analyze(game, state, args.ai, request=request,

@@ -15,15 +15,17 @@ def is_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def read_int(text: str, what: str = "number", *, max_digits: int = MAX_DIGITS) -> int:
+def read_int(text: str, what: str = "number", *, max_digits: int = MAX_DIGITS,
+             error: type[ValueError] = ValueError) -> int:
     """An integer written in ASCII (an optional sign, at most ``max_digits`` digits);
-    a ValueError naming ``what`` otherwise, quoting at most a few dozen characters."""
+    otherwise ``error`` (a ValueError) naming ``what``, quoting at most a few dozen
+    characters."""
     stripped = str(text).strip()
     digits = stripped[1:] if stripped[:1] in "+-" and len(stripped) > 1 else stripped
     if not is_digits(digits):
-        raise ValueError(f"{what} must be a whole number, not {quote(stripped)}")
+        raise error(f"{what} must be a whole number, not {quote(stripped)}")
     if len(digits.lstrip("0")) > max_digits:
-        raise ValueError(f"{what} is too large ({len(digits)} digits)")
+        raise error(f"{what} is too large ({len(digits)} digits)")
     return int(stripped)
 
 

@@ -60,7 +60,8 @@ def _tictactoe() -> None:
         ),
         hooks="yipan.games.tictactoe.hooks:HOOKS",
         aliases=("mnk",),
-        examples=({"size": "4x4", "k": "3"}, {"size": "3x5", "k": "3"}),
+        examples=({"size": "4x4", "k": "3"}, {"size": "3x5", "k": "3"},
+                  {"size": "11x11", "k": "11"}),
     ))
 
 

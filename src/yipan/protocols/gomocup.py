@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TextIO
 
-from .. import __version__ as VERSION  # noqa: N812 - the package's version string
+from ..core.version import VERSION
 from ..games.gomoku.rules import MAX_SIZE, MIN_SIZE
 
 ABOUT = f'name="yipan", version="{VERSION}", author="yipan", country="-"'

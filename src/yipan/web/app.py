@@ -42,6 +42,7 @@ from ..core import (
     game_spec,
     list_games,
 )
+from ..core.version import VERSION
 from .engines import ENGINES, SearchJob, UnknownEngineError, check_job, engines_for
 from .positions import (
     MoveListTooLongError,
@@ -69,7 +70,7 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
         warming.cancel()
         runner.close()
 
-    app = FastAPI(title="yipan", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="yipan", version=VERSION, lifespan=lifespan,
                   description="Play strategy games and watch the AI think.",
                   docs_url=None, redoc_url=None,  # their pages load scripts from the internet
                   openapi_url="/api/openapi.json")

@@ -7,10 +7,10 @@ import random
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from yipan.games.connect4.playouts import ConnectFourRules, random_playout
-from yipan.games.connect4.uct import mcts_connect4
 
 from yipan.core import Limit
+from yipan.games.connect4.playouts import ConnectFourRules, random_playout
+from yipan.games.connect4.uct import mcts_connect4
 from yipan.search.mcts import mcts
 
 RULES = ConnectFourRules()
@@ -103,9 +103,8 @@ def test_time_limited_tree_search_runs_many_chunks_whatever_the_seed():
     state with its top bit set once overflowed on the way back in."""
     import random
 
-    from yipan.games.connect4.uct import mcts_connect4
-
     from yipan.core import Limit
+    from yipan.games.connect4.uct import mcts_connect4
 
     for seed in range(12):
         result = mcts_connect4(0, 1 << 21, 1, limit=Limit(time=0.02), rng=random.Random(seed))

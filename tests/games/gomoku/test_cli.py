@@ -19,7 +19,7 @@ def as_notation(pairs):
 
 
 def test_analyze_prints_the_forced_win(capsys):
-    status = main(["analyze", "gomoku", *as_notation(P027.split()), "--time", "0.5"])
+    status = main(["analyze", "gomoku", *as_notation(P027.split()), "--nodes", "200000"])
     out = capsys.readouterr().out
     assert status == 0
     assert "white to move" in out
@@ -29,7 +29,7 @@ def test_analyze_prints_the_forced_win(capsys):
 
 
 def test_analyze_json(capsys):
-    status = main(["analyze", "gomoku", *OPEN_THREE_POSITION, "--json", "--time", "0.3"])
+    status = main(["analyze", "gomoku", *OPEN_THREE_POSITION, "--json", "--nodes", "200000"])
     data = json.loads(capsys.readouterr().out)
     assert status == 0
     assert data["to_move"] == 0 and data["move"] in {"g8", "k8"}

@@ -33,6 +33,8 @@ from yipan.games.gomoku.patterns import (
 )
 from yipan.games.gomoku.search import INFINITY, negamax
 
+NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
+
 
 @pytest.mark.parametrize("line, shape", [
     ("..xx[.]..", OPEN_THREE),
@@ -117,7 +119,7 @@ def test_an_immediate_five_is_taken():
     engine = engine_with(15, [(5, 7), (6, 7), (7, 7), (8, 7)],
                          [(9, 7), (3, 3), (3, 4), (3, 5)])
     engine.side = 0
-    decision = engine.think(seconds=0.5)
+    decision = engine.think(seconds=None, nodes=NODE_BUDGET)
     assert xy(engine, decision.move) == (4, 7)
     assert decision.result.value == WIN - 1
 
@@ -126,18 +128,18 @@ def test_a_four_of_the_opponent_is_blocked():
     engine = engine_with(15, [(7, 7), (7, 8), (2, 2)],
                          [(5, 5), (6, 5), (7, 5), (8, 5)])
     engine.side = 0
-    assert xy(engine, engine.think(seconds=0.5).move) in {(4, 5), (9, 5)}
+    assert xy(engine, engine.think(seconds=None, nodes=NODE_BUDGET).move) in {(4, 5), (9, 5)}
     engine = engine_with(15, [(7, 7), (7, 8), (4, 5), (2, 2)],
                          [(5, 5), (6, 5), (7, 5), (8, 5)])
     engine.side = 0
-    assert xy(engine, engine.think(seconds=0.5).move) == (9, 5)
+    assert xy(engine, engine.think(seconds=None, nodes=NODE_BUDGET).move) == (9, 5)
 
 
 def test_an_open_three_is_stopped_before_it_becomes_an_open_four():
     # white threatens an open four on row 5; black has nothing of its own
     engine = engine_with(15, [(7, 9), (11, 11), (2, 12)], [(5, 5), (6, 5), (7, 5)])
     engine.side = 0
-    move = xy(engine, engine.think(seconds=0.5, max_depth=4).move)
+    move = xy(engine, engine.think(seconds=None, nodes=NODE_BUDGET, max_depth=4).move)
     assert move in {(3, 5), (4, 5), (8, 5), (9, 5)}
 
 
@@ -145,7 +147,7 @@ def test_an_open_four_wins_and_a_double_five_threat_loses():
     engine = engine_with(15, [(5, 7), (6, 7), (7, 7), (2, 2)], [(1, 1), (12, 1), (1, 12)])
     engine.side = 0
     assert engine.board.level_count[0, L_OPEN_FOUR] > 0
-    decision = engine.think(seconds=0.5)
+    decision = engine.think(seconds=None, nodes=NODE_BUDGET)
     assert xy(engine, decision.move) in {(4, 7), (8, 7)}
     assert decision.result.value > 0 and decision.threat is not None
 
@@ -160,8 +162,8 @@ def test_under_the_exact_five_rule_an_overline_does_not_win():
     assert exact.board.level[0, gap] != L_FIVE
     assert exact.board.level_count[0, L_FIVE] == 0
     free.side = exact.side = 0
-    assert free.think(seconds=0.3).reason == "five"
-    assert exact.think(seconds=0.3).move != 7 * 15 + 6
+    assert free.think(seconds=None, nodes=NODE_BUDGET).reason == "five"
+    assert exact.think(seconds=None, nodes=NODE_BUDGET).move != 7 * 15 + 6
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -200,7 +202,7 @@ def test_the_opponents_vcf_is_stopped():
         engine.play(y * 15 + x, index % 2)
     assert engine.threat_win(1, threes=False, max_depth=8, nodes=100_000, seconds=None)
     engine.side = 0
-    decision = engine.think(seconds=1.0)
+    decision = engine.think(seconds=None, nodes=NODE_BUDGET)
     if decision.reason in ("five", "VCF", "VCT"):
         return  # black wins first: also right
     engine.play(decision.move, 0)

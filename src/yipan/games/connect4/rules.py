@@ -39,7 +39,7 @@ from ...core import (
     InvalidMoveError,
     Outcome,
 )
-from ...core.text import is_digits
+from ...core.text import is_digits, quote, read_int
 
 MAX_BITS = 63  # the kernels hold a bitboard in a signed 64-bit int
 
@@ -225,8 +225,9 @@ class ConnectFour(Game[Position, int]):
     def parse_move(self, state: Position | None, text: str) -> int:
         text = text.strip()
         if not is_digits(text):
-            raise InvalidMoveError(f"cannot read {text!r}: a move is a column 1-{self.width}")
-        column = int(text)
+            raise InvalidMoveError(f"cannot read {quote(text)}: a move is a column "
+                                   f"1-{self.width}")
+        column = read_int(text, "a column", error=InvalidMoveError)
         if not 1 <= column <= self.width:
             raise InvalidMoveError(f"column {column} is not on the board (1-{self.width})")
         return column - 1

@@ -35,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core import CHANCE, DRAW, Game, GameInfo, IllegalMoveError, InvalidMoveError, Outcome
+from ...core.text import quote
 
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 MOVE_NAMES = ("up", "down", "left", "right")
@@ -355,7 +356,7 @@ class G2048(Game[State2048, "int | Spawn"]):
             col = COLUMN_LETTERS.index(match.group(2))
             row = int(match.group(3)) - 1
             return Spawn(SIZE * row + col, int(match.group(1)).bit_length() - 1)
-        raise InvalidMoveError(f"cannot read {text!r}: write up, down, left or right "
+        raise InvalidMoveError(f"cannot read {quote(text)}: write up, down, left or right "
                                "(a new tile: 2@a1 .. 4@d4)")
 
     def figures(self, state: State2048) -> dict:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks
+from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks, Limit
 from ...search import alphabeta
 from .engine import Engine, reference_search
 from .player import make_ai
@@ -48,13 +48,14 @@ def analyze(game: Gomoku, state: Stones, request: AnalysisRequest) -> Analysis:
         traced = reference_search(engine, depth, trace=request.trace)
         extra["trace_search"] = {"depth": depth, "nodes": traced.stats.nodes,
                                  "value": traced.value}
-    limit = request.limit
-    seconds = limit.time if limit is not None and limit.time is not None else DEFAULT_SECONDS
-    max_depth = limit.depth if limit is not None and limit.depth is not None else 64
-    decision = engine.think(seconds=seconds, max_depth=max_depth)
+    limit = request.limit or Limit(time=DEFAULT_SECONDS)
+    seconds = limit.time if limit.time is not None or limit.nodes is not None \
+        else DEFAULT_SECONDS  # a node limit alone: the answer is the machine's speed's
+    max_depth = limit.depth if limit.depth is not None else 64
+    decision = engine.think(seconds=seconds, nodes=limit.nodes, max_depth=max_depth)
     engine.side = 1 - me  # the opponent's threats, as if it were to move
     danger = engine.threat_win(1 - me, threes=False, max_depth=engine.vcf_depth,
-                               nodes=100_000, seconds=seconds / 4)
+                               nodes=100_000, seconds=None if seconds is None else seconds / 4)
     engine.side = None
     threat = decision.threat
     extra.update({

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from ...core import Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...core.text import quote, read_int
 from ...impartial import nim as nim_theory
 from ...impartial.rules import (
     BashRule,
@@ -145,23 +146,28 @@ class HeapGame(Game[HeapState, HeapGameMove]):
         match = _MOVE.fullmatch(text.strip())
         if not match:
             raise InvalidMoveError(
-                f"cannot read move {text!r}: write HEAP:TAKE (2:3 takes 3 from heap 2), "
+                f"cannot read move {quote(text)}: write HEAP:TAKE (2:3 takes 3 from heap 2), "
                 "HEAP:TAKE=A+B (take and leave two heaps) or HEAP=A+B (split)")
-        heap = int(match.group(1)) - 1
+
+        def number(digits: str, what: str) -> int:
+            return read_int(digits, what, error=InvalidMoveError)
+
+        heap = number(match.group(1), "a heap number") - 1
         if not 0 <= heap < len(state.heaps):
             raise InvalidMoveError(f"there is no heap {heap + 1} (heaps 1-{len(state.heaps)})")
         size = state.heaps[heap]
-        take = int(match.group(2) or 0)
+        take = number(match.group(2) or "0", "the number taken")
+        written = quote(text.strip())
         if match.group(3):
-            parts = tuple(sorted(int(p) for p in match.group(3).split("+")))
+            parts = tuple(sorted(number(p, "a heap left") for p in match.group(3).split("+")))
             if sum(parts) + take != size:
                 raise InvalidMoveError(
-                    f"{text}: heap {heap + 1} has {size}, not {take} + {sum(parts)}")
+                    f"{written}: heap {heap + 1} has {size}, not {take} + {sum(parts)}")
         else:
             if match.group(2) is None:
-                raise InvalidMoveError(f"{text}: say how many to take, e.g. {heap + 1}:1")
+                raise InvalidMoveError(f"{written}: say how many to take, e.g. {heap + 1}:1")
             if take > size:
-                raise InvalidMoveError(f"{text}: heap {heap + 1} has only {size}")
+                raise InvalidMoveError(f"{written}: heap {heap + 1} has only {size}")
             parts = (size - take,) if size > take else ()
         return HeapGameMove(heap, take, parts)
 

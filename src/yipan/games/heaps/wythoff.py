@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ...core import Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...core.text import quote, read_int
 from ...impartial.wythoff import LARGEST_TABLE, is_p_position, wythoff_table
 from .rules import parse_heap
 
@@ -93,9 +94,11 @@ class WythoffGame(Game[WythoffState, WythoffMove]):
         match = re.fullmatch(r"\s*(1|2|both|b)\s*:\s*([0-9]+)\s*", text.lower())
         if not match:
             raise InvalidMoveError(
-                f"cannot read move {text!r}: write 1:3 (take 3 from heap 1), 2:3, or both:3")
+                f"cannot read move {quote(text)}: write 1:3 (take 3 from heap 1), 2:3, "
+                "or both:3")
         heap = BOTH if match.group(1).startswith("b") else int(match.group(1)) - 1
-        return WythoffMove(heap, int(match.group(2)))
+        return WythoffMove(heap, read_int(match.group(2), "the number taken",
+                                          error=InvalidMoveError))
 
     def describe_move(self, state: WythoffState, move: WythoffMove) -> str:
         after = self.play(state, move).heaps
