@@ -14,10 +14,10 @@ import random
 import time
 
 import numpy as np
-from yipan.games.connect4.playouts import ConnectFourRules, many_playouts
-from yipan.games.connect4.uct import mcts_connect4
 
 from yipan.core import Limit
+from yipan.games.connect4.playouts import ConnectFourRules, many_playouts
+from yipan.games.connect4.uct import mcts_connect4
 from yipan.search.mcts import mcts
 
 

@@ -30,6 +30,7 @@ from .core import (
     CHANCE,
     Analysis,
     AnalysisRequest,
+    Budget,
     CapabilityError,
     Game,
     GameHooks,
@@ -42,6 +43,7 @@ from .core import (
 )
 from .players import make_ai
 from .search import PLAIN, Options, alphabeta, iterate, minimax
+from .search.alphabeta import search_to_depth
 from .search.expectimax import expectimax
 from .search.mcts import mcts
 
@@ -51,6 +53,8 @@ SOLVE_ALGORITHMS = ("auto", "minimax", "alphabeta", "alphabeta-tt", "iterative",
 DEFAULT_MCTS_ITERATIONS = 20_000
 DEFAULT_SOLVER_ITERATIONS = 200_000  # the MCTS-solver stops once the root is proven
 DEFAULT_EXPECTIMAX_DEPTH = 3
+DEFAULT_ANALYZE_SECONDS = 10.0  # alpha-beta analysis when no limit is given
+DEFAULT_SOLVE_SECONDS = 300.0  # anytime solves (alphabeta-tt, iterative) when none is given
 
 
 class UnknownEngineError(YipanError, LookupError):
@@ -121,6 +125,7 @@ def analyze(game: Game, state: Any, engine: str = "auto", *,
             return hooks.analyze(game, state, request)
         engine = generic_engine(game)
     if engine == "alphabeta":
+        limit = limit or Limit(time=DEFAULT_ANALYZE_SECONDS)
         return Analysis.from_search(_alphabeta(game, state, limit, request), "alpha-beta")
     if engine == "mcts":
         mcts_limit = limit if limit is not None and (limit.nodes or limit.time) else \
@@ -194,12 +199,21 @@ def solve(game: Game, state: Any, algorithm: str = "auto", *,
         result = minimax(game, state, trace=trace)
     elif algorithm == "alphabeta":
         result = alphabeta(game, state, trace=trace, options=PLAIN)
-    elif algorithm == "alphabeta-tt":
+    elif algorithm == "alphabeta-tt" and limit is not None:
         result = alphabeta(game, state, trace=trace, options=Options(), limit=limit)
+    elif algorithm == "alphabeta-tt":  # to the end, unless it outlasts the default time
+        budget = Budget(Limit(time=DEFAULT_SOLVE_SECONDS))
+        try:
+            result = search_to_depth(game, state, None, tt=None, trace=trace, analysis=False,
+                                     options=Options(), budget=budget)
+        except SearchAborted:
+            raise SearchAborted(f"not solved within {DEFAULT_SOLVE_SECONDS:g} s (--time sets "
+                                "another limit: iterative deepening, reporting the deepest "
+                                "search that finished)") from None
     else:
         last = None
         for last in iterate(game, state, trace=trace,  # noqa: B007 - the deepest is kept
-                            limit=limit or Limit()):
+                            limit=limit or Limit(time=DEFAULT_SOLVE_SECONDS)):
             pass
         if last is None:
             raise SearchAborted("no search depth finished within the time limit")

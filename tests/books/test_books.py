@@ -34,21 +34,62 @@ def test_round_trip_and_atomic_write(tmp_path):
     assert len(book) == 1 + 3 + 12  # positions within 2 plies, up to symmetry
 
 
-@pytest.mark.parametrize("damage", ["flip", "truncate", "header", "binary"])
+@pytest.mark.parametrize("damage", ["flip", "truncate", "header", "binary", "max-ply"])
 def test_damaged_book_is_refused(tmp_path, damage):
     path = tmp_path / "damaged.book"
     build_book(GAME, path, max_ply=2)
     data = path.read_bytes()
-    if damage == "flip":
-        data = data[:-3] + (b"9" if data[-3:-2] != b"9" else b"8") + data[-2:]
+    if damage == "flip":  # a digit of a value
+        index = data.rindex(b"\nsha256") - 1
+        data = data[:index] + (b"9" if data[index:index + 1] != b"9" else b"8") + data[index + 1:]
     elif damage == "truncate":
         data = data[: len(data) - 20]
     elif damage == "header":
-        data = data.replace(b"yipan-book 1", b"yipan-book 7")
+        data = data.replace(b"yipan-book 2", b"yipan-book 7")
+    elif damage == "max-ply":  # the header alone: the checksum covers it too
+        data = data.replace(b"max-ply 2", b"max-ply 3")
     else:
         data = b"\x00\xff" + data
     path.write_bytes(data)
     with pytest.raises(CorruptBookError):
+        load_book(path, GAME)
+
+
+def resealed(text: str) -> str:
+    """A book's text with its checksum made right again (damage a checksum cannot catch)."""
+    import hashlib
+
+    content = text[:text.rindex("sha256 ")]
+    return content + f"sha256 {hashlib.sha256(content.encode()).hexdigest()}\n"
+
+
+@pytest.mark.parametrize(("old", "new", "why"), [
+    ("max-ply 2", "max-ply -5", "out of range"),
+    ("positions 16", "positions 15", "header says"),
+    ('options {"k": 3, "size": "3x3"}', "options " + "[" * 5000 + "]" * 5000, "nested"),
+    ('options {"k": 3, "size": "3x3"}', 'options {"k": [[1]]}', "flat"),
+    ("game tictactoe", "game tic tac toe!", "game name"),
+])
+def test_a_resealed_book_with_impossible_fields_is_refused(tmp_path, old, new, why):
+    path = tmp_path / "forged.book"
+    build_book(GAME, path, max_ply=2, options={"k": 3, "size": "3x3"})
+    text = path.read_text()
+    assert old in text
+    path.write_text(resealed(text.replace(old, new)))
+    with pytest.raises(CorruptBookError, match=why) as refused:
+        load_book(path)
+    assert len(str(refused.value)) < 200
+
+
+def test_a_deeply_nested_key_is_damage_not_a_crash(tmp_path):
+    path = tmp_path / "nested.book"
+    build_book(GAME, path, max_ply=0)
+    text = path.read_text()
+    lines = text.split("\n")
+    body_start = lines.index("") + 1
+    lines[body_start] = "[" * 100_000 + "]" * 100_000 + " 0"
+    path.write_text(resealed("\n".join(lines)))
+    with pytest.raises(CorruptBookError, match="line 1"):
         load_book(path, GAME)
 
 

@@ -99,6 +99,18 @@ def test_play_is_pure_and_states_hash_consistently(game):
         assert child != state
 
 
+def test_declared_bounds_on_length_and_branching_hold(game):
+    rng = random.Random(13)
+    for _ in range(3):
+        states = playout(game, rng)
+        if game.info.max_moves is not None and game.outcome(states[-1]) is not None:
+            moves = sum(1 for s in states[:-1] if game.to_move(s) != CHANCE)
+            assert moves <= game.info.max_moves
+        if game.info.max_branching is not None:
+            assert all(len(game.legal_moves(s)) <= game.info.max_branching for s in states
+                       if game.outcome(s) is None and game.to_move(s) != CHANCE)
+
+
 def test_play_checked_equals_play_on_legal_moves(game):
     for state in decision_states(game, 7, games=2):
         for move in list(game.legal_moves(state))[:50]:

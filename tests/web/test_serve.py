@@ -34,10 +34,25 @@ def test_missing_web_extra_is_one_line_and_status_2(monkeypatch, capsys) -> None
 @pytest.mark.parametrize(("argv", "words"), [
     (["serve", "--port", "0"], "port"),
     (["serve", "--port", "70000"], "port"),
-    (["serve", "--port", "http"], "invalid int"),
+    (["serve", "--port", "http"], "whole number"),
+    (["serve", "--port", "٣"], "whole number"),  # an Arabic-Indic 3 is not port 3
+    (["serve", "--port", "9" * 5000], "too large"),
     (["serve", "--searches", "0"], "--searches"),
+    (["serve", "--host", "no-such-host.invalid"], "no such address"),
 ])
 def test_bad_arguments_are_one_line_and_status_2(argv: list[str], words: str, capsys) -> None:
     assert main(argv) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and words in error
+
+
+def test_a_taken_port_is_one_line_before_anything_is_served(capsys) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "cannot listen" in err

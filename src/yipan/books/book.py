@@ -2,20 +2,21 @@
 
 The file format (text, UTF-8), written atomically (temporary file, fsync, rename)::
 
-    yipan-book 1
+    yipan-book 2
     game tictactoe
     options {"k": 3, "size": "3x3"}
     max-ply 9
     positions 765
-    sha256 <hex digest of every line after the blank line, each ending in a newline>
 
     <key> <value>
     ...
+    sha256 <hex digest of every byte of the file before this line>
 
 ``key`` is the position's table key as JSON (``game.canonical(state)`` for games with
 symmetry, so symmetric positions are stored once); ``value`` is the exact value for the side
-to move at that position, counted from it (``WIN - n`` is a win ``n`` plies on). A book that
-fails any check (header, count, checksum, a line) is refused with ``CorruptBookError``.
+to move at that position, counted from it (``WIN - n`` is a win ``n`` plies on). The checksum
+covers the header too. A book that fails any check (checksum, header fields and their
+ranges, count, a line) is refused with ``CorruptBookError``, in one line.
 """
 
 from __future__ import annotations
@@ -28,15 +29,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import Game, YipanError
+from ..core import WIN, Game, Limit, SearchAborted, YipanError
 from ..core.files import write_atomically
+from ..core.text import quote, read_int
 from ..search import TranspositionTable, alphabeta
 
-MAGIC = "yipan-book 1"
+MAGIC = "yipan-book 2"
+MAX_PLY_IN_BOOK = 10_000
+MAX_KEY_TEXT = 4_096  # characters of one key: no state of ours comes near
 
 
 class CorruptBookError(YipanError, ValueError):
     """A book file that is truncated, altered, or written for another game."""
+
+
+class BookTooHardError(YipanError):
+    """A position of the book could not be solved within the time given to each."""
+
 
 
 @dataclass
@@ -88,12 +97,26 @@ def positions(game: Game, max_ply: int | None) -> Iterator[tuple[Hashable, Any]]
 
 
 def build_book(game: Game, path: str | os.PathLike | None = None, *,
-               max_ply: int | None = None, options: dict[str, Any] | None = None) -> Book:
-    """Solve every position up to ``max_ply`` (None: the whole game) and save it to ``path``."""
+               max_ply: int | None = None, options: dict[str, Any] | None = None,
+               seconds_per_position: float | None = None) -> Book:
+    """Solve every position up to ``max_ply`` (None: the whole game) and save it to ``path``.
+
+    With ``seconds_per_position``, a position not solved in that time ends the build with a
+    ``BookTooHardError`` (a book holds exact values only)."""
     table = TranspositionTable(1 << 20)
     book = Book(game.info.name, dict(options or {}), -1 if max_ply is None else max_ply)
+    limit = None if seconds_per_position is None else Limit(time=seconds_per_position)
     for key, state in positions(game, max_ply):
-        book.values[key] = int(alphabeta(game, state, tt=table).value)
+        try:
+            result = alphabeta(game, state, tt=table, limit=limit)
+        except SearchAborted:
+            result = None
+        if result is None or not result.exact:
+            raise BookTooHardError(
+                f"{game.info.title}: position {len(book.values) + 1} of the book was not "
+                f"solved within {seconds_per_position} s; books hold exact values only (try "
+                "a smaller depth, a smaller board, or more time per position)")
+        book.values[key] = int(result.value)
     if path is not None:
         save_book(book, path)
     return book
@@ -109,17 +132,17 @@ def _body(book: Book) -> list[str]:
 def save_book(book: Book, path: str | os.PathLike) -> None:
     """Write the book atomically: a reader sees the old file or the whole new one."""
     body = _body(book)
-    digest = hashlib.sha256("".join(body).encode()).hexdigest()
     header = [
         MAGIC + "\n",
         f"game {book.game_name}\n",
         f"options {json.dumps(book.options, sort_keys=True)}\n",
         f"max-ply {book.max_ply}\n",
         f"positions {len(body)}\n",
-        f"sha256 {digest}\n",
         "\n",
     ]
-    write_atomically(Path(path), "".join(header + body))
+    text = "".join(header + body)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    write_atomically(Path(path), f"{text}sha256 {digest}\n")
 
 
 def load_book(path: str | os.PathLike, game: Game | None = None) -> Book:
@@ -129,31 +152,60 @@ def load_book(path: str | os.PathLike, game: Game | None = None) -> Book:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise CorruptBookError(f"{path}: not a yipan book (not text)") from None
-    head, separator, rest = text.partition("\n\n")
+    return parse_book(text, str(path), game)
+
+
+def parse_book(text: str, name: str = "book", game: Game | None = None) -> Book:
+    """A book from its text (format in the module docstring), every part checked."""
+    content, _, last = text.rstrip("\n").rpartition("\n")
+    if not last.startswith("sha256 ") or not text.startswith(MAGIC + "\n"):
+        raise CorruptBookError(f"{name}: not a yipan book (or cut short)")
+    if hashlib.sha256((content + "\n").encode()).hexdigest() != last[7:].strip():
+        raise CorruptBookError(f"{name}: checksum mismatch: the book is damaged or altered")
+    head, separator, rest = (content + "\n").partition("\n\n")
+    rest = rest.removesuffix("\n")
     lines = head.split("\n")
-    if not separator or len(lines) != 6 or lines[0] != MAGIC:
-        raise CorruptBookError(f"{path}: not a yipan book (bad header)")
+    if not separator or len(lines) != 5:
+        raise CorruptBookError(f"{name}: not a yipan book (bad header)")
     try:
         fields = dict(line.split(" ", 1) for line in lines[1:])
         game_name = fields["game"]
-        options = json.loads(fields["options"])
-        max_ply = int(fields["max-ply"])
-        count = int(fields["positions"])
-        digest = fields["sha256"]
+        options = _json(fields["options"])
+        max_ply = read_int(fields["max-ply"], "max-ply")
+        count = read_int(fields["positions"], "positions")
+        if not (game_name.isascii() and game_name.replace("-", "").isalnum()):
+            raise ValueError(f"game name {quote(game_name)}")
+        if not isinstance(options, dict) or not all(
+                isinstance(k, str) and isinstance(v, (str, int, float, bool, type(None)))
+                for k, v in options.items()):
+            raise ValueError("options must be a flat object")
+        if not -1 <= max_ply <= MAX_PLY_IN_BOOK or count < 0:
+            raise ValueError("max-ply or positions out of range")
     except (KeyError, ValueError) as error:
-        raise CorruptBookError(f"{path}: bad header ({error})") from None
-    if hashlib.sha256(rest.encode()).hexdigest() != digest:
-        raise CorruptBookError(f"{path}: checksum mismatch: the book is damaged or altered")
-    body = rest.splitlines()
+        raise CorruptBookError(f"{name}: bad header ({str(error)[:80]})") from None
+    body = rest.split("\n") if rest else []
     if len(body) != count:
-        raise CorruptBookError(f"{path}: {len(body)} positions, header says {count}")
+        raise CorruptBookError(f"{name}: {len(body)} positions, header says {count}")
     if game is not None and game.info.name != game_name:
-        raise CorruptBookError(f"{path}: a book for {game_name}, not {game.info.name}")
+        raise CorruptBookError(f"{name}: a book for {game_name}, not {game.info.name}")
     values: dict[Hashable, int] = {}
     for number, line in enumerate(body, 1):
         key_text, _, value_text = line.rpartition(" ")
         try:
-            values[_freeze(json.loads(key_text))] = int(value_text)
+            if len(key_text) > MAX_KEY_TEXT:
+                raise ValueError("key too long")
+            value = read_int(value_text, "value")
+            if abs(value) > WIN:
+                raise ValueError("value out of range")
+            values[_freeze(_json(key_text))] = value
         except ValueError:
-            raise CorruptBookError(f"{path}: line {number} of the body is damaged") from None
+            raise CorruptBookError(f"{name}: line {number} of the body is damaged") from None
     return Book(game_name, options, max_ply, values)
+
+
+def _json(text: str) -> Any:
+    """JSON from a book, where too deep a nesting is damage, not a crash."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..books import build_book
 from ..core import BookRequest, game_spec
-from .common import UsageError, count, game_from_args, parse_game_command
+from .common import UsageError, count, game_from_args, parse_game_command, seconds
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,6 +35,10 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to write the book (default: GAME-depthD.book here)")
     parser.add_argument("--workers", type=count(1, 64), default=2,
                         help="worker processes (default 2)")
+    parser.add_argument("--time", type=seconds, default=60.0,
+                        help="seconds a position may take to solve (generic builder; default "
+                             "60): a book holds exact values, so a position not solved in "
+                             "time ends the build")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output or f"{game_spec(args.game_name).name}-depth{args.depth}.book")
     if output.is_dir():
         raise UsageError(f"--output {output} is a folder; name the book file")
-    if not output.parent.exists():
+    if not output.parent.is_dir():
         raise UsageError(f"--output {output}: the folder {output.parent} does not exist")
     start = time.perf_counter()
     request = BookRequest(output, args.depth, args.workers,
@@ -58,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     if hooks.build_book is not None:
         count_written = hooks.build_book(game, request).positions
     else:
-        count_written = len(build_book(game, output, max_ply=args.depth))
+        count_written = len(build_book(game, output, max_ply=args.depth,
+                                       seconds_per_position=args.time))
     print(f"wrote {output}: {count_written} positions up to ply {args.depth} "
           f"in {time.perf_counter() - start:.1f} s")
     return 0

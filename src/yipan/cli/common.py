@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import CommandOption, Game, GameHooks, GameSpec, YipanError, game_spec, get_game
+from ..core.text import quote, read_int
 
 
 class UsageError(YipanError, ValueError):
@@ -27,21 +28,23 @@ class Parser(argparse.ArgumentParser):
 def seconds(text: str) -> float:
     """An argparse type: a finite, positive number of seconds."""
     try:
+        if not text.isascii() or len(text) > 32:
+            raise ValueError
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {quote(text)}") from None
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"seconds must be a finite number above 0, got {text}")
     return value
 
 
 def count(low: int = 1, high: int | None = None) -> Any:
-    """An argparse type: a whole number within ``low..high``."""
+    """An argparse type: a whole number within ``low..high`` (ASCII digits, not too many)."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+            value = read_int(text, "the value")
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
         if value < low or (high is not None and value > high):
             span = f"{low}..{high}" if high is not None else f"at least {low}"
             raise argparse.ArgumentTypeError(f"must be {span}, got {value}")

@@ -24,6 +24,15 @@ COMMAND_MODULES = (
 )
 
 
+MAX_MESSAGE = 300  # characters of an error shown: an argument of 100,000 is not echoed back
+
+
+def one_line(message: str) -> str:
+    """An error message as one short line."""
+    text = " ".join(message.split())
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "…"
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="yipan", description="Play, solve and explain strategy games.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -46,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return int(args.func(args) or 0)
     except YipanError as error:
-        print(f"yipan: error: {error}", file=sys.stderr)
+        print(f"yipan: error: {one_line(str(error))}", file=sys.stderr)
         return 2
     except UnicodeDecodeError as error:  # a file given as text that is not
         print(f"yipan: error: cannot read the input as UTF-8 text ({error.reason} at byte "

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import socket
 import threading
+import time
 import webbrowser
 
-from .common import UsageError
+from ..core.text import quote
+from .common import UsageError, count
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,9 +19,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Start the local web app: pick a game, play against the AI, watch it think.")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default: 127.0.0.1, this machine only)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    parser.add_argument("--port", type=count(1, 65535), default=8000,
+                        help="port (default: 8000)")
     parser.add_argument("--open", action="store_true", help="open the page in a browser")
-    parser.add_argument("--searches", type=int, default=2, metavar="N",
+    parser.add_argument("--searches", type=count(1, 64), default=2, metavar="N",
                         help="searches that may run at once, each in its own process (default: 2)")
     parser.set_defaults(func=run)
 
@@ -27,19 +31,38 @@ class MissingWebExtra(UsageError):  # noqa: N818 - reads as the message it carri
     """FastAPI or uvicorn is not installed."""
 
 
+def check_address(host: str, port: int) -> None:
+    """Bind the address once, before anything is printed: a taken port or an unknown host
+    is one line and exit status 2, not a line saying the server runs."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError, ValueError):
+        raise UsageError(f"cannot listen on host {quote(host)}: no such address") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise UsageError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+
+
 def run(args: argparse.Namespace) -> int:
-    if not 0 < args.port < 65536:
-        raise UsageError(f"port must be 1-65535, got {args.port}")
-    if args.searches < 1:
-        raise UsageError(f"--searches must be at least 1, got {args.searches}")
+    check_address(args.host, args.port)
     missing = [name for name in ("fastapi", "uvicorn") if importlib.util.find_spec(name) is None]
     if missing:
         raise MissingWebExtra(f"the web app needs {' and '.join(missing)}: "
                               "pip install 'yipan[web]'")
     import uvicorn
 
+    from ..prepare import prepare_engines
     from ..web import create_app
 
+    print("yipan: preparing the engines (the first run on a machine compiles their kernels, "
+          "up to a minute)...", end="", flush=True)
+    started = time.perf_counter()
+    prepare_engines()
+    print(f" ready in {time.perf_counter() - started:.1f} s", flush=True)
     app = create_app(max_running=args.searches)
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
     print(f"yipan: serving on {url} (Ctrl-C to stop)")

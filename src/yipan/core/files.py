@@ -9,7 +9,8 @@ from pathlib import Path
 
 def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
     """Write ``data`` so that a reader sees the old file or the whole new one, never a part:
-    a temporary file in the same folder, flushed to disk, then renamed over ``path``."""
+    a temporary file in the same folder, flushed to disk, renamed over ``path``, and the
+    folder flushed too (so the rename itself survives a crash)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
@@ -24,3 +25,19 @@ def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    sync_folder(path.parent)
+
+
+def sync_folder(folder: str | os.PathLike) -> None:
+    """Flush a folder's entries (a rename or a new file in it) to disk, where the system
+    allows it."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass  # some file systems refuse to sync a folder; the file itself was synced
+    finally:
+        os.close(descriptor)

@@ -63,6 +63,7 @@ class GameInfo:
     playout: bool = False  # provides playout(s, rng): its own simulation policy, for MCTS
     grid: tuple[int, int] | None = None  # (rows, cols) when the board is a grid of cells
     max_moves: int | None = None  # an upper bound on a game's length, when one is known
+    max_branching: int | None = None  # an upper bound on the legal moves of any position
 
 
 class Game(ABC, Generic[State, Move]):
@@ -102,9 +103,15 @@ class Game(ABC, Generic[State, Move]):
         """``play`` after checking the move is legal; raises IllegalMoveError otherwise."""
         if self.outcome(state) is not None:
             raise IllegalMoveError(f"the game is over; {self.format_move(move)} cannot be played")
-        if move not in self.legal_moves(state):
+        if not self.is_legal(state, move):
             raise IllegalMoveError(f"illegal move {self.format_move(move)}")
         return self.play(state, move)
+
+    def is_legal(self, state: State, move: Move) -> bool:
+        """Whether ``move`` may be played here (the game not being over). The default looks
+        it up in ``legal_moves``; a game with many moves (a heap of 100,000 tokens) answers
+        directly, so that replaying a move list costs time linear in its length."""
+        return move in self.legal_moves(state)
 
     def parse_move(self, state: State, text: str) -> Move:
         """Read a move written as ``format_move`` writes it. Default: an integer."""

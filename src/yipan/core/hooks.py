@@ -15,6 +15,10 @@ that listing the games imports none of them.
         ``yipan solve``: the position's proven value, by the game's own solver
     build_book(game, request) -> BookReport
         ``yipan book build``, when the game has a builder of its own
+    prepare() -> None
+        load the game's compiled kernels (numba compiles them the first time on a machine),
+        so that no clock is running while it happens: the CLI, the web workers and the
+        protocols call it before they start timing a move
     options
         options the game adds to a command (``yipan solve connect4 --weak``), passed to its
         hooks in ``request.options``
@@ -94,6 +98,7 @@ class GameHooks:
     analyze: Analyze | None = None
     solve: Analyze | None = None
     build_book: BuildBook | None = None
+    prepare: Callable[[], None] | None = None
     options: tuple[CommandOption, ...] = ()
 
     def options_for(self, command: str) -> tuple[CommandOption, ...]:

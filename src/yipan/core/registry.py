@@ -23,8 +23,9 @@ class GameOption:
     """One option of a game's factory, as the CLI and the web app offer it.
 
     ``parse`` turns the text a user typed into the factory's argument (raising ValueError
-    on nonsense); ``many`` takes a list (``yipan play nim 3 4 5``); ``positional`` makes it a
-    positional argument on the command line.
+    on nonsense); ``many`` takes a list (``yipan play nim 3 4 5``) of at most ``max_items``;
+    ``positional`` makes it a positional argument on the command line. ``limits`` says in
+    words what the factory accepts (``"0 to 100000 each"``), for help texts and the API.
     """
 
     name: str
@@ -34,6 +35,8 @@ class GameOption:
     choices: Sequence[str] | None = None
     many: bool = False
     positional: bool = False
+    max_items: int = 64
+    limits: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +85,14 @@ class GameSpec:
             try:
                 if option.many:
                     items = value.split(",") if isinstance(value, str) else list(value)
+                    if len(items) > option.max_items:
+                        raise ValueError(f"at most {option.max_items} values, got {len(items)}")
                     parsed[name] = [_convert(option, item) for item in items]
                 else:
                     parsed[name] = _convert(option, value)
             except (ValueError, TypeError) as error:
-                raise GameOptionError(f"{self.name}: bad value for {name}: {error}") from None
+                raise GameOptionError(f"{self.name}: bad value for {name}: "
+                                      f"{str(error)[:200]}") from None
         return parsed
 
 

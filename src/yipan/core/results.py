@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -82,17 +82,23 @@ def terminal_value(game: Game, state: Any, ply: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Limit:
-    """Bounds on a search (any that is None is unbounded): plies, nodes, seconds."""
+    """Bounds on a search (any that is None is unbounded): plies, nodes, seconds, and a
+    ``stop`` callable polled as often as the clock (a front end's "stop now": UCI's ``stop``,
+    a web client gone away); when it returns True the search ends as if out of time."""
 
     depth: int | None = None
     nodes: int | None = None
     time: float | None = None
+    stop: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("depth", "nodes", "time"):
             value = getattr(self, name)
-            if value is not None and value < 0:
-                raise ValueError(f"Limit.{name} must not be negative, got {value}")
+            if value is not None and not value >= 0:  # NaN is refused too
+                raise ValueError(f"Limit.{name} must be a number of at least 0, got {value}")
+
+    def stopped(self) -> bool:
+        return self.stop is not None and self.stop()
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,25 +132,31 @@ class SearchResult:
 
 
 class Budget:
-    """A running Limit: counts nodes and checks the clock every so often (cheaply)."""
+    """A running Limit: counts nodes and checks the clock and the stop callable every so
+    often (cheaply)."""
 
-    __slots__ = ("max_nodes", "deadline", "nodes", "limited", "_next_check")
+    __slots__ = ("max_nodes", "deadline", "stop", "nodes", "limited", "_next_check")
 
-    CHECK_EVERY = 1024
+    CHECK_EVERY = 256  # nodes between looks at the clock and the stop flag
 
     def __init__(self, limit: Limit | None, start: float | None = None) -> None:
         start = time.perf_counter() if start is None else start
         self.max_nodes = limit.nodes if limit and limit.nodes is not None else None
         self.deadline = start + limit.time if limit and limit.time is not None else None
+        self.stop = limit.stop if limit else None
         self.nodes = 0
-        self.limited = self.max_nodes is not None or self.deadline is not None
+        self.limited = (self.max_nodes is not None or self.deadline is not None
+                        or self.stop is not None)
         self._next_check = self.CHECK_EVERY
 
     def exhausted(self) -> bool:
-        """True once the node budget or the time is used up (call once per node)."""
+        """True once the node budget or the time is used up, or the caller said stop (call
+        once per node)."""
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
             return True
-        if self.deadline is not None and self.nodes >= self._next_check:
+        if self.nodes >= self._next_check:
             self._next_check = self.nodes + self.CHECK_EVERY
-            return time.perf_counter() >= self.deadline
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                return True
+            return self.stop is not None and self.stop()
         return False

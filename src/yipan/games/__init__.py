@@ -40,6 +40,11 @@ The recipe for a new game, kept true by ``tests/conformance`` and ``tests/test_l
 """
 
 from ..core.registry import GameOption, GameSpec, register_game
+from ..core.text import read_int
+
+
+def _whole(text: str) -> int:
+    return read_int(text, "the value")
 
 
 def _size(text: str) -> str:
@@ -56,7 +61,7 @@ def _tictactoe() -> None:
         factory="yipan.games.tictactoe:TicTacToe",
         options=(
             GameOption("size", _size, "3x3", "board size, rows x columns (e.g. 4x4)"),
-            GameOption("k", int, None, "stones in a row to win (default: the shorter side)"),
+            GameOption("k", _whole, None, "stones in a row to win (default: the shorter side)"),
         ),
         hooks="yipan.games.tictactoe.hooks:HOOKS",
         aliases=("mnk",),
@@ -79,8 +84,8 @@ def _connect4() -> None:
         factory="yipan.games.connect4.rules:ConnectFour",
         options=(
             GameOption("size", _board, None, "board size, width x height (default 7x6)"),
-            GameOption("width", int, None, "columns (default 7)"),
-            GameOption("height", int, None, "rows (default 6)"),
+            GameOption("width", _whole, None, "columns (default 7)"),
+            GameOption("height", _whole, None, "rows (default 6)"),
         ),
         hooks="yipan.games.connect4.hooks:HOOKS",
         aliases=("connectfour",),
@@ -100,7 +105,8 @@ def _heap_games() -> None:
     hooks = "yipan.games.heaps.hooks:HOOKS"
 
     def heaps(default: tuple[int, ...]) -> GameOption:
-        return GameOption("heaps", _heap, default, heaps_help, many=True, positional=True)
+        return GameOption("heaps", _heap, default, heaps_help, many=True, positional=True,
+                          max_items=32, limits="1 to 32 heaps of 0 to 100000")
 
     register_game(GameSpec(
         name="nim", title="Nim", factory="yipan.games.heaps:Nim", hooks=hooks,
@@ -111,7 +117,7 @@ def _heap_games() -> None:
     register_game(GameSpec(
         name="bash", title="Bash game (take 1 to k)", factory="yipan.games.heaps:BashGame",
         hooks=hooks,
-        options=(heaps((10,)), GameOption("k", int, 3, "the most tokens a move takes")),
+        options=(heaps((10,)), GameOption("k", _whole, 3, "the most tokens a move takes")),
         examples=({"heaps": "9,4", "k": "2"},)))
     register_game(GameSpec(
         name="subtraction", title="Subtraction game", hooks=hooks,
@@ -151,7 +157,7 @@ def _gomoku() -> None:
         title="Gomoku (five in a row)",
         factory="yipan.games.gomoku:Gomoku",
         options=(
-            GameOption("size", int, 15, "board size, 7 to 22"),
+            GameOption("size", _whole, 15, "board size, 7 to 22"),
             GameOption("rule", str, "freestyle",
                        "freestyle (five or more) or standard (exactly five)",
                        choices=("freestyle", "standard")),

@@ -32,11 +32,17 @@ class HeapMove(NamedTuple):
     parts: tuple[int, ...]
 
 
+def _rest(left: int) -> tuple[int, ...]:
+    """What a one-heap move leaves: one heap, or nothing."""
+    return (left,) if left > 0 else ()
+
+
 class HeapRule(ABC):
     """The rules of a heap game, and its Grundy values ``G(n)`` for single heaps."""
 
     name: str
     title: str
+    splits = False  # whether a move may leave two heaps or more (the row of heaps grows)
 
     def __init__(self) -> None:
         self._values = np.zeros(0, np.int64)  # G(0..len-1), grown on demand
@@ -48,6 +54,15 @@ class HeapRule(ABC):
     def has_move(self, heap: int) -> bool:
         """Whether a heap of this size has any move (cheaper than listing them)."""
         return bool(self.heap_moves(heap))
+
+    def is_move(self, heap: int, move: HeapMove) -> bool:
+        """Whether ``move`` is one of ``heap_moves(heap)``, without listing them (a heap of
+        100,000 has as many moves)."""
+        return move in self.heap_moves(heap)
+
+    def count_moves(self, heap: int) -> int:
+        """``len(heap_moves(heap))``, without listing them."""
+        return len(self.heap_moves(heap))
 
     @abstractmethod
     def compute_table(self, upto: int) -> np.ndarray:
@@ -116,6 +131,12 @@ class NimRule(HeapRule):
     def has_move(self, heap: int) -> bool:
         return heap > 0
 
+    def is_move(self, heap: int, move: HeapMove) -> bool:
+        return 1 <= move.take <= heap and move.parts == _rest(heap - move.take)
+
+    def count_moves(self, heap: int) -> int:
+        return heap
+
     def value(self, heap: int) -> int:
         return heap
 
@@ -166,6 +187,13 @@ class SubtractionRule(HeapRule):
 
     def has_move(self, heap: int) -> bool:
         return heap >= self.amounts[0]
+
+    def is_move(self, heap: int, move: HeapMove) -> bool:
+        return (move.take <= heap and move.take in self.amounts
+                and move.parts == _rest(heap - move.take))
+
+    def count_moves(self, heap: int) -> int:
+        return sum(1 for amount in self.amounts if amount <= heap)
 
     def compute_table(self, upto: int) -> np.ndarray:
         period = self.periodicity()
@@ -265,6 +293,7 @@ class OctalRule(HeapRule):
         self.title = self.NAMES.get(self.code, f"{kind} game {self.code}")
         self.largest_take = len(self.digits) - 1
         self.most_parts = max((digit.bit_length() - 1 for digit in self.digits if digit), default=0)
+        self.splits = self.most_parts >= 2
         self._period: Periodicity | None = None
 
     def heap_moves(self, heap: int) -> list[HeapMove]:
@@ -277,6 +306,26 @@ class OctalRule(HeapRule):
                 if digit & bit:
                     moves.extend(HeapMove(take, split) for split in _splits(rest, parts))
         return moves
+
+    def is_move(self, heap: int, move: HeapMove) -> bool:
+        take, parts = move
+        if not 0 <= take < len(self.digits) or take > heap:
+            return False
+        if sum(parts) != heap - take or any(part < 1 for part in parts) \
+                or list(parts) != sorted(parts) or len(parts) > 3:
+            return False
+        return bool(self.digits[take] & (1 << len(parts)))
+
+    def count_moves(self, heap: int) -> int:
+        count = 0
+        for take, digit in enumerate(self.digits[:heap + 1]):
+            rest = heap - take
+            count += bool(digit & 1 and rest == 0) + bool(digit & 2 and rest >= 1)
+            if digit & 4:
+                count += rest // 2  # a + b = rest, 1 <= a <= b
+            if digit & 8:
+                count += round(rest * rest / 12)  # partitions of rest into three parts
+        return count
 
     def has_move(self, heap: int) -> bool:
         for take, digit in enumerate(self.digits[:heap + 1]):
@@ -323,12 +372,21 @@ class GrundyRule(HeapRule):
 
     name = "grundy-game"
     title = "Grundy's game"
+    splits = True
 
     def heap_moves(self, heap: int) -> list[HeapMove]:
         return [HeapMove(0, (a, heap - a)) for a in range(1, (heap - 1) // 2 + 1)]
 
     def has_move(self, heap: int) -> bool:
         return heap >= 3
+
+    def is_move(self, heap: int, move: HeapMove) -> bool:
+        take, parts = move
+        return (take == 0 and len(parts) == 2 and parts[0] >= 1
+                and parts[0] < parts[1] and sum(parts) == heap)
+
+    def count_moves(self, heap: int) -> int:
+        return max(0, (heap - 1) // 2)
 
     def compute_table(self, upto: int) -> np.ndarray:
         from .kernels import grundy_game_rare

@@ -370,7 +370,8 @@ def _run(game: Game, state: Any, limit: Limit, rng: random.Random, solver: bool,
     while not root.proven:
         if limit.nodes is not None and iterations >= limit.nodes:
             break
-        if deadline is not None and iterations % 16 == 0 and time.perf_counter() >= deadline:
+        if iterations % 16 == 0 and (
+                (deadline is not None and time.perf_counter() >= deadline) or limit.stopped()):
             break
         if root.terminal_result is not None:
             break
@@ -407,8 +408,8 @@ def mcts(game: Game, state: Any, *, limit: Limit, rng: random.Random, solver: bo
     (root parallelism; each gets the whole limit). ``tree`` keeps the tree between moves (one
     worker only). ``stats`` is an ``MCTSStats``: visits per root move, iterations/s, tree size.
     """
-    if limit.nodes is None and limit.time is None:
-        raise ValueError("mcts needs a limit on iterations (Limit(nodes=...)) or time")
+    if limit.nodes is None and limit.time is None and limit.stop is None:
+        raise ValueError("mcts needs a limit on iterations (Limit(nodes=...)), time or stop")
     if solver:
         require(game, two_player_zero_sum=True, no_chance=True, algorithm="the MCTS-solver")
     elif game.info.players not in (1, 2) or (game.info.players == 2 and not game.info.zero_sum):

@@ -14,6 +14,9 @@ from ..core.player import Choice, check_level
 from .alphabeta import alphabeta
 from .tt import TranspositionTable
 
+DEFAULT_MOVE_SECONDS = 10.0
+"""The perfect level's time a move when none is given (3x3 and 4x4 boards finish in far less)."""
+
 
 class RandomPlayer:
     """Uniformly random legal moves."""
@@ -29,8 +32,9 @@ class RandomPlayer:
 class SearchPlayer:
     """The generic engine's player. Levels:
 
-    - ``perfect``: exact alpha-beta to the end of the game (iterative deepening under ``time``
-      when the game is too large to finish: then strong, not perfect);
+    - ``perfect``: alpha-beta to the end of the game by iterative deepening under ``time``
+      seconds a move (``DEFAULT_MOVE_SECONDS`` when not given): exact where the game is small
+      enough to finish in time, else the deepest search that finished (strong, not perfect);
     - ``medium``: a 3-ply search with the heuristic, and one move in five a random sound-ish
       move (any move not losing at once);
     - ``easy``: a 1-ply search, and one move in two a random move.
@@ -42,14 +46,12 @@ class SearchPlayer:
                  time: float | None = None) -> None:
         self.level = check_level(level)
         self.rng = rng or random.Random()
-        self.time = time
+        self.time = DEFAULT_MOVE_SECONDS if time is None else time
         self.name = f"search ({level})"
         self.tt = TranspositionTable(1 << 18)
 
     def _search(self, game: Game, state: Any) -> SearchResult:
         if self.level == "perfect":
-            if self.time is None:
-                return alphabeta(game, state, tt=self.tt, analysis=True)
             return alphabeta(game, state, tt=self.tt, analysis=True, limit=Limit(time=self.time))
         depth = 3 if self.level == "medium" else 1
         return alphabeta(game, state, depth=depth, tt=self.tt, analysis=True)

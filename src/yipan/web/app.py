@@ -15,6 +15,7 @@ Bad input gets a 4xx with ``{"error": "..."}`` naming the problem.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from collections.abc import AsyncIterator
@@ -55,6 +56,25 @@ from .schemas import AnalyzeRequest, StateRequest
 from .workers import SearchFailed, SearchRunner, ServerBusy
 
 STATIC = Path(__file__).parent / "static"
+DISCONNECT_POLL = 0.25  # seconds between checks that an /analyze client is still there
+
+
+class ClientGone(YipanError):  # noqa: N818 - a condition
+    """The client closed its connection before its answer was ready."""
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _error("malformed JSON"),
+    404: _error("no such game"),
+    413: _error("the body or the move list is too long"),
+    422: _error("a bad move, option, engine or limit; a game over; a search refused"),
+    503: _error("busy with other searches, or a search overran its hard limit"),
+}
 MAX_BODY = 64 * 1024  # bytes: far more than the longest move list of any game needs
 
 
@@ -95,20 +115,21 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
                             "options": option_descriptions(spec)})
         return {"games": listing, "engines": list(ENGINES)}
 
-    @app.post("/api/games/{name}/state")
+    @app.post("/api/games/{name}/state", responses=ERROR_RESPONSES)
     def state(name: str, request: StateRequest) -> dict[str, Any]:
         """The board to draw after ``moves``, the side to move, the legal moves, the outcome."""
         position = load_position(name, request.options, request.moves)
         return describe_position(position, engines_for(position))
 
-    @app.post("/api/games/{name}/analyze")
-    async def analyze(name: str, request: AnalyzeRequest) -> dict[str, Any]:
-        """Search the position; the answer is the deepest result found within the limit."""
-        job = await _prepare(name, request)
-        return await runner.run(job)
+    @app.post("/api/games/{name}/analyze", responses=ERROR_RESPONSES)
+    async def analyze(name: str, body: AnalyzeRequest, request: Request) -> dict[str, Any]:
+        """Search the position; the answer is the deepest result found within the limit.
+        A client that goes away stops its search."""
+        job = await _prepare(name, body)
+        return await _unless_abandoned(request, runner.run(job))
 
     @app.post("/api/games/{name}/stream", response_class=StreamingResponse,
-              responses={200: {"content": {"text/event-stream": {}}}})
+              responses={200: {"content": {"text/event-stream": {}}}, **ERROR_RESPONSES})
     async def stream(name: str, request: AnalyzeRequest) -> StreamingResponse:
         """Server-sent events while the search runs: ``progress`` after each completed depth,
         then ``done`` (the answer) or ``error``. Closing the connection ends the search."""
@@ -119,6 +140,24 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     return app
+
+
+async def _unless_abandoned(request: Request, work: Any) -> Any:
+    """Await ``work``, cancelling it (and so stopping its search) if the client goes away."""
+    task = asyncio.ensure_future(work)
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL)
+            if done:
+                return task.result()
+            if await request.is_disconnected():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, YipanError):
+                    await task
+                raise ClientGone("the client went away; its search was stopped")
+    finally:
+        if not task.done():
+            task.cancel()
 
 
 async def _prepare(name: str, request: AnalyzeRequest) -> SearchJob:
@@ -177,7 +216,9 @@ def error_status(error: YipanError) -> int:
     if isinstance(error, ServerBusy):
         return 503
     if isinstance(error, SearchFailed):
-        return 422 if error.kind == "input" else 500
+        return {"input": 422, "overrun": 503}.get(error.kind, 500)
+    if isinstance(error, ClientGone):
+        return 499
     if isinstance(error, MoveListTooLongError):
         return 413
     if isinstance(error, (InvalidMoveError, IllegalMoveError, GameOptionError, CapabilityError,

@@ -15,8 +15,8 @@ and the game is rebuilt from its name and options there.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import engines as shared
@@ -75,31 +75,37 @@ def check_job(position: Position, engine: str) -> None:
         raise CapabilityError("the next move is a chance draw, not a choice to search")
 
 
-def run(job: SearchJob) -> Iterator[dict[str, Any]]:
-    """Run a job, yielding JSON-ready results as they come; the last one is the answer."""
+def run(job: SearchJob, stop: Callable[[], bool] | None = None) -> Iterator[dict[str, Any]]:
+    """Run a job, yielding JSON-ready results as they come; the last one is the answer.
+    ``stop`` is polled by the search (the server's "stop now")."""
     position = load_position(job.game, job.options, list(job.moves))
     check_job(position, job.engine)
     engine = engine_name(job.engine)
+    limit = replace(job.limit, stop=stop)
     if engine == "alphabeta":
-        yield from _alphabeta(position, job)
+        yield from _alphabeta(position, job, limit)
         return
     analysis = shared.analyze(position.game, position.state, TO_SHARED[engine],
-                              request=AnalysisRequest(limit=job.limit),
+                              request=AnalysisRequest(limit=limit),
                               rng=random.Random(job.seed), level=job.level or "perfect")
     yield result_json(position, analysis, engine)
 
 
-def _alphabeta(position: Position, job: SearchJob) -> Iterator[dict[str, Any]]:
-    from ..search import alphabeta, iterate
+def _alphabeta(position: Position, job: SearchJob, limit: Limit) -> Iterator[dict[str, Any]]:
+    from ..search import iterate
 
     game, state = position.game, position.state
     found = False
-    for result in iterate(game, state, limit=job.limit, analysis=job.analysis):
+    for result in iterate(game, state, limit=limit, analysis=job.analysis):
         found = True
         yield result_json(position, Analysis.from_search(result, "alpha-beta"), "alphabeta")
-    if not found:  # not even depth 1 finished in time: a one-ply search always gives a move
-        result = alphabeta(game, state, depth=1, analysis=job.analysis)
-        yield result_json(position, Analysis.from_search(result, "alpha-beta"), "alphabeta")
+    if not found:  # not even depth 1 finished in time: the game's first-ordered move, unsearched
+        moves = list(game.legal_moves(state))
+        if game.info.move_ordering:
+            moves = list(game.order_moves(state, moves))
+        yield result_json(position, Analysis(move=moves[0], value=None, pv=(moves[0],),
+                                             engine="alpha-beta (no depth finished)"),
+                          "alphabeta")
 
 
 def result_json(position: Position, analysis: Analysis, engine: str) -> dict[str, Any]:

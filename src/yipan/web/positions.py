@@ -28,6 +28,10 @@ from ..core.errors import YipanError
 MAX_MOVES = 2_000
 """The longest move list accepted for a game that does not declare ``info.max_moves``."""
 
+MAX_BRANCHING = 100_000
+"""The most legal moves a position of a game served here may have (a game that declares
+``info.max_branching`` above it is refused: every search would spend its time listing moves)."""
+
 MAX_LISTED_MOVES = 5_000
 """The most legal moves a state response lists (a heap of a million tokens has a million)."""
 
@@ -37,6 +41,10 @@ MAX_PREVIEWS = 200
 
 class MoveListTooLongError(YipanError, ValueError):
     """More moves than any game of this kind can have."""
+
+
+class PositionTooLargeError(GameOptionError):
+    """A game whose positions have more moves than this server searches (heaps too large)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +90,11 @@ def load_position(name: str, options: dict[str, Any] | None, moves: list[str]) -
     spec = game_spec(name)
     options = dict(options or {})
     game = load_game(name, options)
+    if game.info.max_branching is not None and game.info.max_branching > MAX_BRANCHING:
+        raise PositionTooLargeError(
+            f"{game.info.title} with these options has up to {game.info.max_branching:,} "
+            f"moves a position; this server takes games of at most {MAX_BRANCHING:,} "
+            "(smaller heaps)")
     longest = game.info.max_moves if game.info.max_moves is not None else MAX_MOVES
     if len(moves) > longest:
         raise MoveListTooLongError(
@@ -124,6 +137,8 @@ def option_descriptions(spec: GameSpec) -> list[dict[str, Any]]:
         "help": option.help,
         "choices": None if option.choices is None else list(option.choices),
         "many": option.many,
+        "max_items": option.max_items if option.many else None,
+        "limits": option.limits or None,
     } for option in spec.options]
 
 

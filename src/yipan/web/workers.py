@@ -1,22 +1,29 @@
-"""Searches in worker processes, off the event loop, that can be stopped at once.
+"""Searches in worker processes, off the event loop, that can always be stopped.
 
-The search is pure Python and holds the GIL while it runs, so in a thread it would slow every
-other request down; in a process it does not. Starting a process costs imports (a second, more
-on a busy machine), so a few workers are started once and kept warm::
+The search is pure Python (or a numba kernel) and holds the GIL while it runs, so in a thread
+it would slow every other request down; in a process it does not. Starting a process costs
+imports, so a few workers are kept warm, forked from a server process that has loaded the
+engines and their compiled kernels once (``set_forkserver_preload``)::
 
-    server (event loop)                           worker process (one search at a time)
-      send (id, job)  ─────────────────────────▶  engines.run(job)
-      await pipe      ◀──── (id, "result", {...})  after each completed depth
-                      ◀──── (id, "result", {...})
-                      ◀──── (id, "done")           or (id, "error", kind, message)
-      cancel: cancel.value = id; SIGUSR1 ─────▶  the handler raises inside the search
-                      ◀──── (id, "cancelled")      and the worker waits for the next job
+    server (event loop)                             worker process (one search at a time)
+      jobs pipe:    (id, job)  ──────────────────▶  engines.run(job, stop)
+      results pipe: frames     ◀──────────────────  [8-byte length][pickle], one a result
+      cancel: cancel.value = id  ── shared ──────▶  stop() is polled by the search
+      after GRACE without an answer:  SIGKILL, and a fresh worker takes its place
 
-A search nobody wants any more (the client went away, the time cap passed) is interrupted by
-a signal, so it stops using the CPU at once and its worker serves the next request. The signal
-only interrupts the job it names (``cancel.value``), and is blocked while a message is being
-written, so the pipe never carries half a message. At most ``max_running`` searches run; a few
-more wait their turn, and beyond that the server answers "busy".
+Safe by construction:
+
+- no signal ever interrupts a worker (a signal can land in another thread, and a message
+  half written would be left on the pipe); a search is asked to stop through a flag its
+  ``Limit.stop`` polls, and a worker that does not stop in time (a numba kernel polls no
+  flag) is killed, its pipes thrown away with whatever half message they held;
+- the event loop never blocks on a pipe: the results pipe is non-blocking, read as bytes
+  when it is readable, and cut into frames by length;
+- every search has a hard deadline (its time limit plus ``OVERRUN``); past it the worker is
+  killed and replaced, and the request gets a clear error (HTTP 503).
+
+At most ``max_running`` searches run; a few more wait their turn, and beyond that the server
+answers "busy".
 """
 
 from __future__ import annotations
@@ -26,7 +33,9 @@ import contextlib
 import itertools
 import multiprocessing
 import os
+import pickle
 import signal
+import struct
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,21 +45,24 @@ from typing import Any
 from ..core.errors import YipanError
 from .engines import SearchJob
 
-OVERRUN = 30.0
-"""Seconds a search may overrun its own time limit (a game's AI may compile a kernel first)."""
+OVERRUN = 5.0
+"""Seconds a search may run past its own time limit before its worker is killed (engines are
+prepared before the clock starts, so this covers slow machines, not compilation)."""
 
-GRACE = 5.0
-"""Seconds an interrupted search may take to say it stopped, before its worker is replaced."""
+GRACE = 1.0
+"""Seconds a search asked to stop may take to say so, before its worker is killed."""
 
-CANCEL_SIGNAL = signal.SIGUSR1
+FRAME = struct.Struct("!Q")  # the length of the pickle that follows
+PRELOAD = ["yipan.web.engines", "yipan.web.prepare"]
 
 
 class SearchFailed(YipanError):
-    """A search ended with an error; ``kind`` says whose fault (the input's, or the server's)."""
+    """A search ended with an error; ``kind`` says whose fault: ``input`` (a YipanError in the
+    search: HTTP 422), ``overrun`` (it outran its hard limit: 503), ``internal`` (500)."""
 
     def __init__(self, message: str, kind: str) -> None:
         super().__init__(message)
-        self.kind = kind  # "input": a YipanError in the search; "internal": anything else
+        self.kind = kind
 
 
 class ServerBusy(YipanError):  # noqa: N818 - a condition, reported as HTTP 503
@@ -58,82 +70,137 @@ class ServerBusy(YipanError):  # noqa: N818 - a condition, reported as HTTP 503
 
 
 # -- the worker process ---------------------------------------------------------------------------
-class _Cancelled(BaseException):  # noqa: N818 - not an Exception, so no engine swallows it
-    """Raised inside a worker's search by the cancel signal."""
+def _write_frame(descriptor: int, message: tuple) -> None:
+    """One whole frame on the results pipe (blocking: the worker has nothing else to do)."""
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(FRAME.pack(len(data)) + data)
+    while view:
+        written = os.write(descriptor, view)
+        view = view[written:]
 
 
-def _send(connection: Connection, message: tuple) -> None:
-    """Write a whole message with the cancel signal held back until it is written."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {CANCEL_SIGNAL})
-    try:
-        connection.send(message)
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {CANCEL_SIGNAL})
-
-
-def _worker_main(connection: Connection, cancel: Any) -> None:
+def _worker_main(jobs: Connection, results: Connection, cancel: Any) -> None:
     """A worker's life: run the jobs that come down the pipe, one at a time, until it closes."""
     from .engines import run
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server, which ends us
-    running = 0  # the id of the job being searched; 0 between jobs
-
-    def interrupt(signum: int, frame: Any) -> None:
-        if running and cancel.value == running:
-            raise _Cancelled
-
-    signal.signal(CANCEL_SIGNAL, interrupt)
+    out = results.fileno()
     while True:
         try:
-            job_id, job = connection.recv()
+            job_id, job = jobs.recv()
         except (EOFError, OSError):
             return
+
+        def stop(job_id: int = job_id) -> bool:
+            return cancel.value == job_id
+
         try:
-            try:
-                running = job_id
-                for result in run(job):
-                    _send(connection, (job_id, "result", result))
-                outcome: tuple = (job_id, "done")
-            finally:
-                running = 0
-        except _Cancelled:
-            outcome = (job_id, "cancelled")
+            for result in run(job, stop):
+                if stop():
+                    break
+                _write_frame(out, (job_id, "result", result))
+            outcome: tuple = (job_id, "cancelled") if stop() else (job_id, "done")
         except YipanError as error:
             outcome = (job_id, "error", "input", str(error))
         except Exception as error:  # noqa: BLE001 - reported to the client, never a crash
             outcome = (job_id, "error", "internal", f"{type(error).__name__}: {error}")
-        _send(connection, outcome)
+        try:
+            _write_frame(out, outcome)
+        except OSError:
+            return  # the server closed our pipe: it has replaced us
 
 
 class _Worker:
-    """The server's handle on one worker process."""
+    """The server's handle on one worker process and its two pipes."""
 
     def __init__(self, context: Any) -> None:
-        self.connection, child_end = context.Pipe(duplex=True)
+        self.jobs, child_jobs = context.Pipe(duplex=False)[::-1]
+        self.results, child_results = context.Pipe(duplex=False)
         self.cancel = context.Value("q", 0, lock=False)
-        self.process = context.Process(target=_worker_main, args=(child_end, self.cancel),
-                                       name="yipan-search", daemon=True)
-        self._child_end = child_end
+        self.process = context.Process(
+            target=_worker_main, args=(child_jobs, child_results, self.cancel),
+            name="yipan-search", daemon=True)
+        self._child_ends = (child_jobs, child_results)
+        self.buffer = bytearray()
+        self.messages: asyncio.Queue[tuple] = asyncio.Queue()
+        self.alive = False
 
     def start(self) -> None:
+        """Start the process (blocking: run it in a thread)."""
         self.process.start()
-        self._child_end.close()
+        for end in self._child_ends:
+            end.close()
 
-    def interrupt(self, job_id: int) -> None:
+    def listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Read the results pipe whenever it is readable (never blocking the loop)."""
+        descriptor = self.results.fileno()
+        os.set_blocking(descriptor, False)
+        loop.add_reader(descriptor, self._readable)
+        self.alive = True
+
+    def _readable(self) -> None:
+        try:
+            chunk = os.read(self.results.fileno(), 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:  # the worker is gone
+            self._hang_up()
+            return
+        self.buffer += chunk
+        while len(self.buffer) >= FRAME.size:
+            (length,) = FRAME.unpack_from(self.buffer)
+            if len(self.buffer) < FRAME.size + length:
+                break
+            data = bytes(self.buffer[FRAME.size:FRAME.size + length])
+            del self.buffer[:FRAME.size + length]
+            self.messages.put_nowait(pickle.loads(data))  # noqa: S301 - our own child's bytes
+
+    def _hang_up(self) -> None:
+        if self.alive:
+            self.detach()
+            self.messages.put_nowait((0, "gone"))
+
+    def detach(self) -> None:
+        """Stop reading the results pipe (in the event loop's thread, before ``kill``)."""
+        if self.alive:
+            self.alive = False
+            with contextlib.suppress(ValueError, OSError, RuntimeError):
+                asyncio.get_running_loop().remove_reader(self.results.fileno())
+
+    def send(self, job_id: int, job: SearchJob) -> None:
+        self.cancel.value = 0
+        self.jobs.send((job_id, job))
+
+    def ask_to_stop(self, job_id: int) -> None:
         self.cancel.value = job_id
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.process.pid, CANCEL_SIGNAL)
+
+    def kill(self) -> None:
+        """Kill the process and drop its pipes, half-read messages and all (blocking; call
+        ``detach`` first, in the loop's thread)."""
+        with contextlib.suppress(ProcessLookupError, ValueError, AttributeError):
+            self.process.kill()
+        with contextlib.suppress(ValueError, AssertionError):
+            self.process.join(5.0)
+        for end in (self.jobs, self.results):
+            with contextlib.suppress(OSError):
+                end.close()
+
+    async def dispose(self) -> None:
+        """Detach, then kill in a thread (the event loop goes on meanwhile)."""
+        self.detach()
+        await asyncio.to_thread(self.kill)
 
     def stop(self) -> None:
-        self.connection.close()
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join(GRACE)
+        """Stop the worker for good (on server shutdown, in the loop's thread)."""
+        self.detach()
+        self.kill()
 
 
 # -- the server's side ----------------------------------------------------------------------------
 class SearchRunner:
-    """A small pool of warm worker processes, a cap on searches, and cancellation."""
+    """A small pool of warm worker processes, a cap on searches, cancellation, hard limits."""
 
     def __init__(self, max_running: int = 2, max_waiting: int = 8,
                  start_method: str = "forkserver") -> None:
@@ -141,12 +208,13 @@ class SearchRunner:
         self.max_waiting = max_waiting
         self.context = multiprocessing.get_context(start_method)
         if start_method == "forkserver":
-            self.context.set_forkserver_preload(["yipan.web.engines", "yipan.search"])
+            self.context.set_forkserver_preload(PRELOAD)
         self.waiting = 0
         self.running = 0
         self.started = 0  # worker processes started
         self.searches = 0
-        self.cancelled = 0  # searches interrupted before they finished
+        self.cancelled = 0  # searches stopped before they finished
+        self.killed = 0  # workers killed because they did not stop in time
         self._idle: list[_Worker] = []
         self._slots: asyncio.Semaphore | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -171,8 +239,17 @@ class SearchRunner:
     async def _start_worker(self) -> _Worker:
         worker = _Worker(self.context)
         await asyncio.to_thread(worker.start)
+        worker.listen(asyncio.get_running_loop())
         self.started += 1
         return worker
+
+    async def _idle_worker(self) -> _Worker:
+        while self._idle:
+            worker = self._idle.pop()
+            if worker.alive and worker.process.is_alive():
+                return worker
+            await worker.dispose()  # died while idle: replace it
+        return await self._start_worker()
 
     def close(self) -> None:
         """Stop every idle worker (running searches stop with their requests)."""
@@ -183,7 +260,7 @@ class SearchRunner:
     async def search(self, job: SearchJob) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
         """``async with runner.search(job) as results: async for result in results: ...``
 
-        Leaving the block before the last result (or being cancelled) interrupts the search.
+        Leaving the block before the last result (or being cancelled) stops the search.
         """
         if self.busy():
             raise ServerBusy("the server is busy with other searches; try again in a moment")
@@ -198,22 +275,22 @@ class SearchRunner:
         job_id = next(self._ids)
         state = {"finished": False}
         try:
-            worker = self._idle.pop() if self._idle else await self._start_worker()
+            worker = await self._idle_worker()
             try:
-                worker.connection.send((job_id, job))
-            except OSError:  # the worker died while idle: replace it
-                await asyncio.to_thread(worker.stop)
+                worker.send(job_id, job)
+            except OSError:  # the worker died between the check and the send
+                await worker.dispose()
                 worker = await self._start_worker()
-                worker.connection.send((job_id, job))
+                worker.send(job_id, job)
             self.searches += 1
             deadline = time.monotonic() + (job.limit.time or 0.0) + OVERRUN
             yield self._results(worker, job_id, deadline, state)
         finally:
             if worker is not None and not state["finished"]:
-                # interrupting waits for the worker's answer: a task of its own, since this
+                # stopping waits for the worker's answer: a task of its own, since this
                 # request may be being cancelled (a closed connection) and could not wait
                 self.cancelled += 1
-                worker.interrupt(job_id)
+                worker.ask_to_stop(job_id)
                 task = asyncio.get_running_loop().create_task(
                     self._recover(worker, job_id, slots))
                 self._cleanups.add(task)
@@ -225,23 +302,25 @@ class SearchRunner:
                 slots.release()
 
     def _release(self, worker: _Worker) -> None:
-        if len(self._idle) < self.max_running:
+        if worker.alive and len(self._idle) < self.max_running:
             self._idle.append(worker)
-        else:  # one too many (started while the pool was warming up)
+        else:  # dead, or one too many (started while the pool was warming up)
             worker.stop()
 
     async def _recover(self, worker: _Worker, job_id: int, slots: asyncio.Semaphore) -> None:
-        """Wait for an interrupted worker to say it stopped; one that does not is replaced."""
+        """Wait for a stopped search to say so; a worker that does not is killed."""
         try:
             deadline = time.monotonic() + GRACE
-            while True:
-                message = await asyncio.wait_for(_receive(worker.connection),
+            while worker.alive:
+                message = await asyncio.wait_for(worker.messages.get(),
                                                  max(deadline - time.monotonic(), 0.0))
                 if message[0] == job_id and message[1] in ("done", "cancelled", "error"):
-                    break
-            self._release(worker)
-        except (TimeoutError, EOFError, OSError):
-            await asyncio.to_thread(worker.stop)
+                    self._release(worker)
+                    return
+            await worker.dispose()
+        except TimeoutError:
+            self.killed += 1
+            await worker.dispose()
         finally:
             self.running -= 1
             slots.release()
@@ -250,14 +329,21 @@ class SearchRunner:
                        state: dict[str, bool]) -> AsyncIterator[dict[str, Any]]:
         while True:
             try:
-                message = await asyncio.wait_for(_receive(worker.connection),
+                message = await asyncio.wait_for(worker.messages.get(),
                                                  max(deadline - time.monotonic(), 0.0))
             except TimeoutError:
-                raise SearchFailed("the search overran its time limit", "internal") from None
-            except (EOFError, OSError):
-                raise SearchFailed("the search process ended unexpectedly", "internal") from None
+                state["finished"] = True
+                self.killed += 1
+                await worker.dispose()
+                raise SearchFailed("the search overran its time limit and was stopped; "
+                                   "try a shorter time or a smaller position",
+                                   "overrun") from None
+            if message[1] == "gone":
+                state["finished"] = True
+                await worker.dispose()
+                raise SearchFailed("the search process ended unexpectedly", "internal")
             if message[0] != job_id:
-                continue  # left over from an earlier job (cannot happen: drained on cancel)
+                continue  # left over from an earlier job that was stopped
             kind = message[1]
             if kind == "result":
                 yield message[2]
@@ -278,21 +364,3 @@ class SearchRunner:
         if last is None:
             raise SearchFailed("the search gave no result", "internal")
         return last
-
-
-async def _receive(connection: Connection) -> Any:
-    """Wait for the pipe to be readable without blocking the event loop, then read."""
-    loop = asyncio.get_running_loop()
-    readable = loop.create_future()
-    descriptor = connection.fileno()
-
-    def ready() -> None:
-        if not readable.done():
-            readable.set_result(None)
-
-    loop.add_reader(descriptor, ready)
-    try:
-        await readable
-    finally:
-        loop.remove_reader(descriptor)
-    return connection.recv()

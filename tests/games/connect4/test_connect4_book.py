@@ -10,6 +10,7 @@ import pytest
 from yipan.books import CorruptBookError
 from yipan.games.connect4 import ConnectFour
 from yipan.games.connect4.book import (
+    MAGIC,
     OpeningBook,
     build,
     parse_book,
@@ -66,7 +67,7 @@ def test_write_and_read_round_trip(tmp_path):
 def test_a_corrupted_book_is_refused(built, damage):
     data = bytearray(built[0].read_bytes())
     if damage == "flip":
-        data[-3] ^= 0x40
+        data[-40] ^= 0x40
     elif damage == "truncate":
         del data[-5:]
     elif damage == "magic":
@@ -75,6 +76,27 @@ def test_a_corrupted_book_is_refused(built, damage):
         data[14] = ord("#")
     with pytest.raises(CorruptBookError):
         parse_book(bytes(data))
+
+
+def forged(header: bytes, payload: bytes = b"") -> bytes:
+    """A book whose checksum is right but whose header is not (a checksum cannot catch it)."""
+    import hashlib
+
+    data = MAGIC + len(header).to_bytes(4, "little") + header + payload
+    return data + hashlib.sha256(data).digest()
+
+
+@pytest.mark.parametrize(("header", "why"), [
+    (b'{"game": "connect4", "width": 1000, "height": 6, "depth": 1, "count": 0}', "width"),
+    (b'{"game": "connect4", "width": 7, "height": 6, "depth": -5, "count": 0}', "range"),
+    (b'{"game": "connect4", "width": 7, "height": 6, "depth": 1, "count": true}', "whole"),
+    (b'{"game": "connect4", "width": 7, "height": 6, "depth": 1}', "fields"),
+    (b"[" * 900 + b"]" * 900, "damaged"),
+])
+def test_a_forged_header_is_refused_in_one_line(header, why):
+    with pytest.raises(CorruptBookError, match=why) as refused:
+        parse_book(forged(header))
+    assert "\n" not in str(refused.value) and len(str(refused.value)) < 200
 
 
 def test_a_missing_book_is_a_clear_error(tmp_path):
@@ -125,3 +147,41 @@ def test_a_unit_of_work_is_plain_data_in_and_out(small):
     assert [key for key, _ in result] == [small.key(small.initial_state()._make(p))
                                           for p in unit]
     assert all(isinstance(score, int) for _, score in result)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "other positions", "plan"])
+def test_a_damaged_work_folder_is_repaired_on_resume(small, tmp_path, damage):
+    """A unit file cut short, empty or holding other positions is solved again (said in
+    one line); a damaged plan is written again; the book comes out whole and right."""
+    path = tmp_path / "repaired.book"
+    work = tmp_path / "repaired.book.work"
+    calls: list = []
+
+    def interrupted(jobs):
+        for job in jobs:
+            if len(calls) == 2:
+                raise KeyboardInterrupt
+            calls.append(job)
+            yield solve_unit(*job)
+
+    with pytest.raises(KeyboardInterrupt):
+        build(small, path, 3, unit_size=10, map_units=interrupted)
+    first, second = sorted(work.glob("unit-*.npy"))
+    if damage == "truncated":
+        first.write_bytes(first.read_bytes()[:-7])
+    elif damage == "empty":
+        first.write_bytes(b"")
+    elif damage == "other positions":
+        first.write_bytes(second.read_bytes())
+    else:
+        (work / "plan.json").write_text('{"width": 5, "hei')
+    said: list[str] = []
+    report = build(small, path, 3, unit_size=10, progress=said.append,
+                   map_units=lambda jobs: (solve_unit(*job) for job in jobs))
+    assert report.units_done_before == (2 if damage == "plan" else 1)
+    assert any("damaged" in line for line in said)
+    assert read_book(path).table.shape[1] == report.positions
+    reference = build(small, tmp_path / "clean.book", 3, unit_size=10,
+                      map_units=lambda jobs: (solve_unit(*job) for job in jobs))
+    assert np.array_equal(read_book(path).table, read_book(tmp_path / "clean.book").table)
+    assert reference.positions == report.positions

@@ -202,3 +202,22 @@ def test_the_ai_wins_misere_nim_against_random_play(seed):
     result = play_match(game, [make_ai(game, "perfect", rng), RandomPlayer(rng)], rng)
     assert result.outcome.winner == 0
     assert result.states[-1].heaps == (0, 0, 0) and result.states[-1].to_move == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(code=st.sampled_from(["nim", "0.77", "0.07", "0.137", "4.7", "0.3f", "0.f", "sub 1,3,4",
+                             "sub 2,5", "grundy"]),
+       heap=st.integers(0, 24), take=st.integers(0, 26),
+       parts=st.lists(st.integers(0, 24), max_size=4))
+def test_a_move_is_checked_without_listing_every_move(code, heap, take, parts):
+    """``is_move`` answers exactly as membership in ``heap_moves`` (which it replaces when a
+    move list is replayed: a heap of 100,000 has 100,000 moves)."""
+    from yipan.impartial.rules import GrundyRule, HeapMove, NimRule, OctalRule, SubtractionRule
+
+    rule = (NimRule() if code == "nim" else GrundyRule() if code == "grundy"
+            else SubtractionRule(code[4:]) if code.startswith("sub") else OctalRule(code))
+    move = HeapMove(take, tuple(parts))
+    assert rule.is_move(heap, move) == (move in rule.heap_moves(heap))
+    assert rule.count_moves(heap) == len(rule.heap_moves(heap))
+    for legal in rule.heap_moves(heap):
+        assert rule.is_move(heap, legal)

@@ -4,10 +4,13 @@ A book stores each position once for it and its mirror image, under the mirror-f
 ``min(current + mask, mirror(current + mask))``, sorted, so the kernel probes it by binary
 search. File layout (little-endian)::
 
-    b"YIPANC4B"  | header length (uint32) | header (JSON) | keys (int64 x n) | scores (int8 x n)
+    b"YIPANC4\x02" | header length (uint32) | header (JSON) | keys (int64 x n)
+                   | scores (int8 x n) | sha256 of every byte before it (32 bytes)
 
-The header holds ``width``, ``height``, ``depth``, ``count`` and the ``sha256`` of everything
-after it; a file whose checksum, size or order does not match is refused (``CorruptBookError``).
+The header is a JSON object of exactly ``game``, ``width``, ``height``, ``depth`` and
+``count``, each checked (types, ranges, the board's size rules); the checksum covers the
+header as well as the table. A file whose checksum, header, size or order does not match is
+refused (``CorruptBookError``, one line).
 
 Building (``build``) solves the deepest ply first, in *units of work*: plain lists of
 ``(current, mask, moves)`` positions that ``solve_unit`` turns into scores anywhere (a local
@@ -19,8 +22,8 @@ The shallower plies then follow from the deepest one in moments.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
-import os
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -34,9 +37,10 @@ import numpy as np
 from ...books.book import CorruptBookError
 from ...core import YipanError
 from ...core.files import write_atomically
-from .rules import ConnectFour, Position, has_four
+from .rules import ConnectFour, Position, check_size, has_four
 
-MAGIC = b"YIPANC4B"
+MAGIC = b"YIPANC4\x02"
+MAX_HEADER = 1024  # bytes: the header is five small fields
 UNIT_SIZE = 64  # positions per unit of work: siblings share a table, so not too few
 
 
@@ -71,12 +75,10 @@ def _payload(table: np.ndarray) -> bytes:
 
 def write_book(book: OpeningBook, path: str | Path) -> None:
     """Write atomically (temp file in the same folder, fsync, rename) with a checksum."""
-    payload = _payload(book.table)
-    header = json.dumps({
-        "game": "connect4", "width": book.width, "height": book.height, "depth": book.depth,
-        "count": len(book), "sha256": hashlib.sha256(payload).hexdigest(),
-    }).encode()
-    write_atomically(path, MAGIC + len(header).to_bytes(4, "little") + header + payload)
+    header = json.dumps({"game": "connect4", "width": book.width, "height": book.height,
+                         "depth": book.depth, "count": len(book)}).encode()
+    data = MAGIC + len(header).to_bytes(4, "little") + header + _payload(book.table)
+    write_atomically(path, data + hashlib.sha256(data).digest())
 
 
 def read_book(path: str | Path) -> OpeningBook:
@@ -90,29 +92,47 @@ def read_book(path: str | Path) -> OpeningBook:
 
 
 def parse_book(data: bytes, name: str = "book") -> OpeningBook:
-    if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4:
-        raise CorruptBookError(f"{name} is not a yipan Connect Four book")
     start = len(MAGIC) + 4
+    if not data.startswith(MAGIC) or len(data) < start + 32:
+        raise CorruptBookError(f"{name} is not a yipan Connect Four book (or cut short)")
+    body, digest = data[:-32], data[-32:]
+    if hashlib.sha256(body).digest() != digest:
+        raise CorruptBookError(f"{name}: checksum mismatch, the book is damaged or altered")
     length = int.from_bytes(data[len(MAGIC):start], "little")
+    if length > MAX_HEADER or start + length > len(body):
+        raise CorruptBookError(f"{name}: the book's header is damaged")
     try:
-        header = json.loads(data[start:start + length])
-        width, height, depth = int(header["width"]), int(header["height"]), int(header["depth"])
-        count, digest = int(header["count"]), str(header["sha256"])
-        if header["game"] != "connect4":
-            raise ValueError("another game")
-    except (ValueError, KeyError, TypeError):
-        raise CorruptBookError(f"{name}: the book's header is damaged") from None
-    payload = data[start + length:]
+        width, height, depth, count = _checked_header(data[start:start + length])
+    except (ValueError, RecursionError) as error:
+        raise CorruptBookError(f"{name}: the book's header is damaged "
+                               f"({str(error)[:80]})") from None
+    payload = body[start + length:]
     if len(payload) != 9 * count:
         raise CorruptBookError(f"{name}: expected {count} entries, the file is cut or padded")
-    if hashlib.sha256(payload).hexdigest() != digest:
-        raise CorruptBookError(f"{name}: checksum mismatch, the book is corrupted")
     table = np.empty((2, count), np.int64)
     table[0] = np.frombuffer(payload[:8 * count], "<i8")
     table[1] = np.frombuffer(payload[8 * count:], "i1")
     if count and not (np.diff(table[0]) > 0).all():
         raise CorruptBookError(f"{name}: keys are not sorted")
     return OpeningBook(width, height, depth, table)
+
+
+def _checked_header(text: bytes) -> tuple[int, int, int, int]:
+    """(width, height, depth, count) from the header, or a ValueError saying what is wrong."""
+    header = json.loads(text)
+    fields = ("game", "width", "height", "depth", "count")
+    if not isinstance(header, dict) or set(header) != set(fields):
+        raise ValueError(f"expected the fields {', '.join(fields)}")
+    if header["game"] != "connect4":
+        raise ValueError("a book for another game")
+    numbers = [header[field] for field in fields[1:]]
+    if not all(type(value) is int for value in numbers):
+        raise ValueError("width, height, depth and count must be whole numbers")
+    width, height, depth, count = numbers
+    check_size(width, height)
+    if not 0 <= depth <= width * height or count < 0:
+        raise ValueError("depth or count out of range")
+    return width, height, depth, count
 
 
 def shipped_book_path(width: int = 7, height: int = 6) -> Path:
@@ -205,12 +225,13 @@ def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
         unit_size = max(1, min(UNIT_SIZE, len(deepest) // (8 * max(1, workers))))
     plan = {"width": game.width, "height": game.height, "depth": depth, "unit_size": unit_size}
     plan_file = work / "plan.json"
-    if plan_file.exists() and json.loads(plan_file.read_text()) != plan:
+    if plan_file.exists() and _read_plan(plan_file, say) not in (plan, None):
         raise YipanError(f"{work} holds a build with other settings; remove it to start over")
     write_atomically(plan_file, json.dumps(plan))
 
     units = units_of(deepest, unit_size)
-    done = {int(p.stem.split("-")[1]) for p in work.glob("unit-*.npy")}
+    done = {index for index in range(len(units))
+            if _unit_is_sound(work, index, game, units[index], say)}
     todo = [i for i in range(len(units)) if i not in done]
     say(f"ply {depth}: {len(deepest)} positions in {len(units)} units, "
         f"{len(done)} already solved")
@@ -228,8 +249,9 @@ def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
         results = (map_units or (lambda js: map(_solve_unit_star, js)))(jobs)
     try:
         for count, (index, result) in enumerate(zip(todo, results, strict=True), 1):
-            np.save(_unit_file_tmp(work, index), np.array(result, np.int64).reshape(-1, 2))
-            os.replace(_unit_file_tmp(work, index), work / f"unit-{index:06d}.npy")
+            saved = io.BytesIO()
+            np.save(saved, np.array(result, np.int64).reshape(-1, 2))
+            write_atomically(_unit_file(work, index), saved.getvalue())
             if count % 10 == 0 or count == len(todo):
                 say(f"  {count}/{len(todo)} units, {time.perf_counter() - start:.0f} s")
     except BrokenProcessPool:
@@ -239,7 +261,7 @@ def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
-    solved = np.concatenate([np.load(work / f"unit-{i:06d}.npy") for i in range(len(units))]
+    solved = np.concatenate([_load_unit(_unit_file(work, i)) for i in range(len(units))]
                             or [np.zeros((0, 2), np.int64)])
     known = dict(zip(solved[:, 0].tolist(), solved[:, 1].tolist(), strict=True))
     for ply in range(depth - 1, -1, -1):  # each shallower ply from the one below it
@@ -253,8 +275,47 @@ def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
     return BuildReport(depth, len(keys), time.perf_counter() - start, len(done))
 
 
-def _unit_file_tmp(work: Path, index: int) -> Path:
-    return work / f".unit-{index:06d}.tmp.npy"
+def _unit_file(work: Path, index: int) -> Path:
+    return work / f"unit-{index:06d}.npy"
+
+
+def _load_unit(path: Path) -> np.ndarray:
+    """A unit's ``(key, score)`` rows; a ValueError (or OSError) when the file is damaged."""
+    table = np.load(path, allow_pickle=False)
+    if table.dtype != np.int64 or table.ndim != 2 or table.shape[1] != 2:
+        raise ValueError("not a table of (key, score) rows")
+    return table
+
+
+def _unit_is_sound(work: Path, index: int, game: ConnectFour, unit: list[tuple],
+                   say: Callable[[str], None]) -> bool:
+    """Whether unit ``index`` is solved and saved whole: its file reads back as one row per
+    position of the unit, with the unit's keys. A damaged file is removed (solved again)."""
+    path = _unit_file(work, index)
+    if not path.exists():
+        return False
+    try:
+        table = _load_unit(path)
+        keys = [game.key(Position(*position)) for position in unit]
+        if table[:, 0].tolist() != keys:
+            raise ValueError("its positions are not this unit's")
+    except (OSError, ValueError, EOFError) as error:
+        say(f"{path.name} is damaged ({str(error)[:60]}); it will be solved again")
+        path.unlink(missing_ok=True)
+        return False
+    return True
+
+
+def _read_plan(path: Path, say: Callable[[str], None]) -> dict | None:
+    """The saved plan of a build, or None (said) when the file is damaged."""
+    try:
+        plan = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(plan, dict):
+            return plan
+    except (OSError, ValueError, RecursionError):
+        pass
+    say(f"{path.name} is damaged; it is written again from this build's settings")
+    return None
 
 
 def _score_from_children(game: ConnectFour, position: Position, known: dict[int, int]) -> int:

@@ -20,4 +20,12 @@ def analyze(game: G2048, state: Any, request: AnalysisRequest) -> Analysis:
         "score": state.score, "max_tile": max_tile(state.board)})
 
 
-HOOKS = GameHooks(make_ai=make_ai, analyze=analyze)
+def prepare() -> None:
+    """Expectimax and the playouts, each run once on a small board."""
+    game = G2048()
+    state = game.start(random.Random(0))
+    ExpectimaxPlayer(depth=1).analyse(state)
+    game.playout(state, random.Random(0))
+
+
+HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, prepare=prepare)

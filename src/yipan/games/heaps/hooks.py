@@ -45,4 +45,12 @@ def analyze(game: Any, state: Any, request: AnalysisRequest) -> Analysis:
                "winning_moves": [game.format_move(m) for m in winning]})
 
 
-HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=analyze)
+def prepare() -> None:
+    """The Grundy-table kernels of each kind of rule, on small tables."""
+    from ...impartial.rules import GrundyRule, OctalRule, SubtractionRule
+
+    for rule in (OctalRule("0.77"), OctalRule("4.7"), SubtractionRule("1,3,4"), GrundyRule()):
+        rule.table(64)
+
+
+HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=analyze, prepare=prepare)

@@ -31,6 +31,7 @@ from ...impartial import nim as nim_theory
 from ...impartial.rules import (
     BashRule,
     GrundyRule,
+    HeapMove,
     HeapRule,
     NimRule,
     OctalRule,
@@ -59,7 +60,7 @@ LARGEST_HEAP = 100_000  # to play: a move list stays short enough to show and to
 
 def parse_heap(text: str) -> int:
     """A heap size from text: a whole number from 0 to LARGEST_HEAP."""
-    value = int(str(text).strip())
+    value = read_int(str(text), "a heap")
     if value < 0:
         raise ValueError(f"a heap cannot be negative, got {value}")
     if value > LARGEST_HEAP:
@@ -82,7 +83,18 @@ class HeapGame(Game[HeapState, HeapGameMove]):
         self.misere = misere
         title = rule.title + (" (misère)" if misere else "")
         self.info = GameInfo(name=name, title=title, impartial=True,
-                             max_moves=self._longest_game_bound())
+                             max_moves=self._longest_game_bound(),
+                             max_branching=self._branching_bound())
+
+    def _branching_bound(self) -> int:
+        """The legal moves of the start (no move adds any where a move leaves one heap), and
+        where moves split heaps a margin for the heaps they add (each brings at most two
+        moves a take)."""
+        start = sum(self.rule.count_moves(h) for h in self.heaps)
+        if not self.rule.splits:
+            return start
+        takes = getattr(self.rule, "largest_take", 0) + 1
+        return start + 2 * takes * sum(self.heaps)
 
     def _longest_game_bound(self) -> int | None:
         """Each move takes a token or makes one more non-empty heap: at most 2n moves in all."""
@@ -104,6 +116,11 @@ class HeapGame(Game[HeapState, HeapGameMove]):
         heaps = state.heaps
         left = move.parts or (0,)
         return HeapState(heaps[:move.heap] + left + heaps[move.heap + 1:], 1 - state.to_move)
+
+    def is_legal(self, state: HeapState, move: HeapGameMove) -> bool:
+        if not (isinstance(move, HeapGameMove) and 0 <= move.heap < len(state.heaps)):
+            return False
+        return self.rule.is_move(state.heaps[move.heap], HeapMove(move.take, move.parts))
 
     def outcome(self, state: HeapState) -> Outcome | None:
         if any(self.rule.has_move(heap) for heap in state.heaps):

@@ -46,7 +46,8 @@ class WythoffGame(Game[WythoffState, WythoffMove]):
             raise GameOptionError(f"Wythoff's game has two heaps, not {len(sizes)}")
         self.heaps: tuple[int, int] = (sizes[0], sizes[1])
         self.info = GameInfo(name="wythoff", title="Wythoff's game", impartial=True,
-                             max_moves=sum(self.heaps) or None)
+                             max_moves=sum(self.heaps) or None,
+                             max_branching=sum(self.heaps) + min(self.heaps))
 
     def initial_state(self) -> WythoffState:
         return WythoffState(self.heaps, 0)
@@ -67,6 +68,13 @@ class WythoffGame(Game[WythoffState, WythoffMove]):
         if move.heap != 0:
             b -= move.take
         return WythoffState((a, b), 1 - state.to_move)
+
+    def is_legal(self, state: WythoffState, move: WythoffMove) -> bool:
+        if not isinstance(move, WythoffMove) or move.heap not in (0, 1, BOTH):
+            return False
+        a, b = state.heaps
+        room = a if move.heap == 0 else b if move.heap == 1 else min(a, b)
+        return 1 <= move.take <= room
 
     def outcome(self, state: WythoffState) -> Outcome | None:
         if any(state.heaps):

@@ -1,0 +1,61 @@
+"""Cancellation, hammered: thousands of searches started and stopped at random moments, some
+in the middle of sending a large result, some in a numba kernel that cannot be asked to stop
+(its worker is killed); the runner still answers every search that is allowed to finish."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+
+from yipan.core import Limit
+from yipan.web.engines import SearchJob
+from yipan.web.workers import SearchFailed, SearchRunner
+
+X_WINS_NEXT = ("a1", "a2", "b1", "b2")
+
+# alpha-beta on twenty rows of Kayles, every move valued: results of about 5 KB (larger than
+# a pipe writes at once), the first within milliseconds
+LARGE = SearchJob(game="kayles", moves=(), engine="alphabeta", limit=Limit(time=5),
+                  options={"heaps": [20] * 20}, analysis=True)
+# the Connect Four solver early in the game: a numba kernel polls no stop flag
+STUBBORN = SearchJob(game="connect4", moves=("4",), engine="ai", limit=Limit(time=20))
+QUICK = SearchJob(game="tictactoe", moves=X_WINS_NEXT, engine="alphabeta", limit=Limit(time=5))
+
+
+async def start_and_stop(runner: SearchRunner, job: SearchJob, wait: float) -> None:
+    """Start a search and leave it after ``wait`` seconds or its first result."""
+    async with runner.search(job) as results:
+        with contextlib.suppress(TimeoutError, StopAsyncIteration, SearchFailed):
+            await asyncio.wait_for(anext(results), wait)
+
+
+async def hammer(runner: SearchRunner, rng: random.Random, cycles: int) -> None:
+    for _ in range(cycles):
+        await start_and_stop(runner, LARGE, rng.choice([0.0, 0.001, 0.003, 0.01, 0.05]))
+
+
+async def scenario(cycles: int, stubborn: int) -> tuple[dict, SearchRunner]:
+    runner = SearchRunner(max_running=2, max_waiting=4)
+    try:
+        await runner.warm_up()
+        rng = random.Random(7)
+        await asyncio.gather(hammer(runner, random.Random(rng.random()), cycles),
+                             hammer(runner, random.Random(rng.random()), cycles))
+        for _ in range(stubborn):
+            await start_and_stop(runner, STUBBORN, 0.2)
+        while runner.running:  # the stopped searches' workers answer or are replaced
+            await asyncio.sleep(0.05)
+        answer = await runner.run(QUICK)
+        return answer, runner
+    finally:
+        runner.close()
+
+
+def test_the_runner_survives_thousands_of_stopped_searches() -> None:
+    answer, runner = asyncio.run(asyncio.wait_for(scenario(cycles=1000, stubborn=4), 500))
+    assert answer["move"] == "c1"
+    assert runner.searches == 2 * 1000 + 4 + 1
+    assert runner.cancelled >= 1000  # most were stopped before they finished
+    assert runner.killed >= 4  # the kernels that cannot be asked were killed, and replaced
+    assert runner.running == 0
