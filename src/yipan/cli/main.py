@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "yipan.cli.watch",
     "yipan.cli.gomocup",
     "yipan.cli.book",
+    "yipan.cli.perft",
 )
 
 
