@@ -59,3 +59,31 @@ def test_the_runner_survives_thousands_of_stopped_searches() -> None:
     assert runner.cancelled >= 1000  # most were stopped before they finished
     assert runner.killed >= 4  # the kernels that cannot be asked were killed, and replaced
     assert runner.running == 0
+
+
+def test_half_a_frame_from_a_dying_worker_is_dropped_never_waited_for() -> None:
+    """A worker killed while writing leaves half a message in the pipe: the server reads what
+    is there without blocking, delivers no broken message, and sees the worker gone."""
+    import os
+    import pickle
+
+    from yipan.web.workers import FRAME, _Worker
+
+    async def scenario() -> list[tuple]:
+        reader, writer = os.pipe()
+        worker = _Worker.__new__(_Worker)  # the reading half of a worker, on a bare pipe
+        worker.results = os.fdopen(reader, "rb", buffering=0)
+        worker.buffer, worker.messages, worker.alive = bytearray(), asyncio.Queue(), False
+        worker.listen(asyncio.get_running_loop())
+        whole = pickle.dumps((1, "result", {"move": "a1"}))
+        half = pickle.dumps((1, "result", {"pv": ["a1"] * 5000}))
+        os.write(writer, FRAME.pack(len(whole)) + whole)
+        os.write(writer, FRAME.pack(len(half)) + half[: len(half) // 2])
+        os.close(writer)  # the worker dies mid-message
+        received = [await asyncio.wait_for(worker.messages.get(), 5)]
+        received.append(await asyncio.wait_for(worker.messages.get(), 5))
+        worker.results.close()
+        return received
+
+    received = asyncio.run(scenario())
+    assert received == [(1, "result", {"move": "a1"}), (0, "gone")]

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TextIO
 
+from ..core.text import quote, read_int
 from ..core.version import VERSION
 from ..games.gomoku.rules import MAX_SIZE, MIN_SIZE
 
@@ -34,6 +35,15 @@ RULE_EXACT_FIVE, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
 
 class ProtocolError(ValueError):
     """A line the brain cannot act on; answered ``ERROR <message>``."""
+
+
+MAX_ANSWER = 200  # characters: an answer never echoes a whole hostile line back
+
+
+def _short(answer: str) -> str:
+    """An answer as one line of at most MAX_ANSWER characters."""
+    text = " ".join(answer.split())
+    return text if len(text) <= MAX_ANSWER else text[:MAX_ANSWER] + "…"
 
 
 class Brain:
@@ -55,7 +65,10 @@ class Brain:
 
     # -- the command loop ---------------------------------------------------------------------
     def handle(self, line: str) -> list[str]:
-        """Answer one line (never raises: a bad line is answered ERROR)."""
+        """Answer one line (never raises: a bad line is answered ERROR, in one short line)."""
+        return [_short(answer) for answer in self._answer(line)]
+
+    def _answer(self, line: str) -> list[str]:
         text = line.strip()
         if not text:
             return []
@@ -67,12 +80,12 @@ class Brain:
             if handler is None:
                 if re.fullmatch(r"[A-Z][A-Z0-9_]*", command):  # a command it lacks
                     return [f"UNKNOWN command {command!r}"]
-                raise ProtocolError(f"cannot read {text!r}: not a command")
+                raise ProtocolError(f"cannot read {quote(text)}: not a command")
             return handler(self, rest.strip())
         except ProtocolError as error:
             return [f"ERROR {error}"]
         except Exception as error:  # noqa: BLE001 - the brain must outlive any bad line
-            return [f"ERROR internal error on {text!r}: {type(error).__name__}: {error}"]
+            return [f"ERROR internal error on {quote(text)}: {type(error).__name__}: {error}"]
 
     # -- commands -------------------------------------------------------------------------------
     def start(self, rest: str) -> list[str]:
@@ -120,10 +133,11 @@ class Brain:
             return self._load_board(stones)
         match = re.fullmatch(r"(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)", text)
         if not match:
-            return [f"ERROR cannot read board line {text!r} (x,y,field or DONE)"]
-        x, y, field = (int(g) for g in match.groups())
+            return [f"ERROR cannot read board line {quote(text)} (x,y,field or DONE)"]
+        x, y, field = (read_int(g, "a board number", max_digits=4) for g in match.groups())
         if not (0 <= x < self.size and 0 <= y < self.size) or field not in (1, 2, 3):
-            return [f"ERROR board line {text!r} is off the board or has no field 1, 2 or 3"]
+            return [f"ERROR board line {quote(text)} is off the board or has no field 1, 2 "
+                    "or 3"]
         self.board_lines.append((x, y, field))
         return []
 
@@ -215,8 +229,9 @@ class Brain:
     def _point(self, rest: str) -> tuple[int, int]:
         match = re.fullmatch(r"(-?[0-9]+)\s*,\s*(-?[0-9]+)", rest)
         if not match:
-            raise ProtocolError(f"cannot read coordinates {rest!r} (expected x,y)")
-        x, y = int(match.group(1)), int(match.group(2))
+            raise ProtocolError(f"cannot read coordinates {quote(rest)} (expected x,y)")
+        x, y = (read_int(match.group(i), "a coordinate", max_digits=4, error=ProtocolError)
+                for i in (1, 2))
         if not (0 <= x < self.size and 0 <= y < self.size):
             raise ProtocolError(f"{x},{y} is off the {self.size}x{self.size} board")
         return x, y
@@ -255,9 +270,9 @@ COMMANDS: dict[str, Callable[[Brain, str], list[str]]] = {
 
 def _integer(text: str, message: str) -> int:
     try:
-        return int(text.strip())
+        return read_int(text, "the number")
     except ValueError:
-        raise ProtocolError(f"{message}, got {text!r}") from None
+        raise ProtocolError(f"{message}, got {quote(text.strip())}") from None
 
 
 def serve(lines: Iterable[str], out: TextIO, brain: Brain | None = None) -> int:
