@@ -60,13 +60,26 @@ def test_wythoff():
 
 
 def test_nim_winner_and_moves():
-    assert json_of("nim", "3", "4", "5") == {
-        "winner": "first", "moves": [{"heap": 1, "from": 3, "to": 1}]}
-    assert json_of("nim", "1", "2", "3") == {"winner": "second", "moves": []}
-    assert json_of("nim", "1", "1", "2", "--misere") == {
-        "winner": "first", "moves": [{"heap": 3, "from": 2, "to": 1}]}
+    first = json_of("nim", "3", "4", "5")
+    assert (first["to_move"], first["outcome"], first["move"]) == (0, "win", "1:2")
+    assert first["extra"]["winning_moves"] == ["1:2"] and first["extra"]["grundy"] == 2
+    assert first == json_of("analyze", "nim", "3", "4", "5") | {"seconds": first["seconds"]}
+    second = json_of("nim", "1", "2", "3")
+    assert second["outcome"] == "loss" and second["extra"]["winning_moves"] == []
+    misere = json_of("nim", "1", "1", "2", "--misere")
+    assert misere["extra"]["winning_moves"] == ["3:1"] and misere["extra"]["rule"] == "misere"
+    assert json_of("nim", "1", "1", "2", "--rule", "misere")["move"] == "3:1"
     done = yipan("nim", "3", "4", "5")
     assert "take 2 from heap 1 (3 -> 1)" in done.stdout
+
+
+def test_nim_with_no_tokens_left_is_a_finished_game():
+    """Misère: the player who took the last token lost, so the side to move has won."""
+    over = json_of("nim", "0", "--misere")
+    assert over["game_over"] is True and over["winner"] == 0 and over["move"] is None
+    done = yipan("nim", "0", "--misere")
+    assert "The game is over: first player has won." in done.stdout
+    assert "wins with" not in done.stdout
 
 
 @pytest.mark.parametrize("args", [

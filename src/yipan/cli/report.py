@@ -13,6 +13,7 @@ from ..core import Analysis, Game, describe_value
 from .common import print_json
 
 Write = Callable[[str], None]
+LISTED_MOVES = 20  # winning moves written out one a line; --json has every one
 
 
 def show(game: Game, state: Any, moves: list[str], analysis: Analysis, *, as_json: bool,
@@ -73,11 +74,14 @@ def _verdict(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
     elif analysis.extra.get("grundy") is not None:
         reason = f"Grundy value {analysis.extra['grundy']}: "
     if analysis.outcome == 1:
-        winning = analysis.extra.get("winning_moves") or [
-            game.format_move(m) for m, o in analysis.move_outcomes.items() if o == 1]
+        winning = [m for m, o in analysis.move_outcomes.items() if o == 1]
         count = "this move" if len(winning) == 1 else f"any of these {len(winning)} moves"
         write(f"{reason}{names[mover]} wins with {count}:")
-        write("  " + " ".join(winning))
+        for move in winning[:LISTED_MOVES]:
+            text, words = game.format_move(move), game.describe_move(state, move)
+            write(f"  {text}" + (f"  = {words}" if words != text else ""))
+        if len(winning) > LISTED_MOVES:
+            write(f"  ... and {len(winning) - LISTED_MOVES} more (--json lists them all)")
     elif analysis.outcome == -1:
         write(f"{reason}{names[1 - mover]} wins; every move of {names[mover]} loses against "
               "best play.")

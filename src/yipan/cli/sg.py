@@ -52,16 +52,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Find and prove the period (Guy-Smith for octal codes, the window "
                     "argument for subtraction games).")
     period.add_argument("code", nargs="?", help="an octal code, e.g. 0.77")
-    period.add_argument("--subtraction", metavar="S", help="a subtraction set, e.g. 1,3,4")
+    period.add_argument("--subtract", metavar="S", dest="subtraction",
+                        help="a subtraction game's amounts, e.g. 1,3,4 (as the game option)")
+    period.add_argument("--subtraction", metavar="S", dest="subtraction",
+                        help=argparse.SUPPRESS)  # the older name
     period.add_argument("--bound", type=count(1, 10_000_000), default=None, metavar="N",
                         help="compute at most N values looking for a proof")
     period.add_argument("--json", action="store_true", help="print one JSON object")
     sg.set_defaults(func=run_sg, sg_parser=sg)
 
-    nim = subparsers.add_parser("nim", help="who wins Nim, and every winning move",
-                                description="Who wins a Nim position, and how.")
+    nim = subparsers.add_parser(
+        "nim", help="who wins Nim, and every winning move",
+        description="Who wins a Nim position, and how (the same as `yipan analyze nim HEAPS`, "
+                    "with the same --json schema).")
     nim.add_argument("heaps", nargs="+", help="heap sizes, e.g. 3 4 5")
-    nim.add_argument("--misere", action="store_true", help="taking the last token loses")
+    nim.add_argument("--rule", choices=("normal", "misere"), default="normal",
+                     help="normal, or misere: taking the last token loses")
+    nim.add_argument("--misere", action="store_const", const="misere", dest="rule",
+                     help="the same as --rule misere")
     nim.add_argument("--json", action="store_true", help="print one JSON object")
     nim.set_defaults(func=run_nim)
 
@@ -139,7 +147,7 @@ def _period(args: argparse.Namespace) -> int:
     from ..impartial import OctalRule, SubtractionRule
 
     if (args.code is None) == (args.subtraction is None):
-        raise UsageError("yipan sg period: give an octal code or --subtraction S (one of them)")
+        raise UsageError("yipan sg period: give an octal code or --subtract S (one of them)")
     if args.bound is not None and args.bound < 2:
         raise UsageError(f"--bound must be at least 2, got {args.bound}")
     if args.code is not None:
@@ -166,24 +174,12 @@ def _period(args: argparse.Namespace) -> int:
 
 # -- nim --------------------------------------------------------------------------------------
 def run_nim(args: argparse.Namespace) -> int:
-    from ..impartial.nim import is_lost, winning_moves
-    from ..impartial.sums import nim_sum
+    """``yipan analyze nim HEAPS``, by its short name."""
+    from .. import engines
+    from ..core import get_game
+    from .report import show
 
-    heaps = [_whole(text, "a heap") for text in args.heaps]
-    lost = is_lost(heaps, misere=args.misere)
-    moves = winning_moves(heaps, misere=args.misere)
-    if args.json:
-        print_json({"winner": "second" if lost else "first",
-                    "moves": [{"heap": m.heap + 1, "from": m.before, "to": m.after}
-                              for m in moves]})
-        return 0
-    rule = "misère Nim" if args.misere else "Nim"
-    position = " ".join(map(str, heaps))
-    print(f"{rule} {position}: nim-sum {nim_sum(heaps)}")
-    if lost:
-        print("The second player wins: every move loses against best play.")
-        return 0
-    print(f"The first player wins with {'this move' if len(moves) == 1 else 'any of these'}:")
-    for move in moves:
-        print(f"  take {move.taken} from heap {move.heap + 1} ({move.before} -> {move.after})")
+    game = get_game("nim", heaps=list(args.heaps), rule=args.rule)
+    state = game.initial_state()
+    show(game, state, [], engines.analyze(game, state), as_json=args.json)
     return 0

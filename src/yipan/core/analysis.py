@@ -118,7 +118,8 @@ class Analysis:
             "move_outcomes": {fmt(m): word(o) for m, o in self.move_outcomes.items()},
             "depth": self.depth, "exact": self.exact,
             "nodes": self.nodes, "seconds": round(self.seconds, 6),
-            "nodes_per_second": round(self.nodes / self.seconds) if self.seconds > 0 else None,
+            "nodes_per_second": round(self.nodes / self.seconds)
+            if self.seconds > 0 and self.nodes else None,
             "engine": self.engine,
             "extra": {key: _json_ready(value, move_text) for key, value in self.extra.items()},
         }

@@ -126,6 +126,11 @@ class Game(ABC, Generic[State, Move]):
     def render(self, state: State) -> str:
         return repr(state)
 
+    def describe_move(self, state: State, move: Move) -> str:
+        """A move in words, for people (``take 2 from heap 1 (3 -> 1)``); by default its
+        notation."""
+        return self.format_move(move)
+
     def split_moves(self, text: str) -> list[str]:
         """Split a typed move list (``"a1 b2,c3"``) into move texts; games with one-character
         moves (Connect Four's ``4453``) may split further."""
