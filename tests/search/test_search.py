@@ -144,6 +144,17 @@ def test_table_keeps_its_size_and_replaces_by_depth():
     assert table.get(1000) is not None  # an old generation's entry gives way
 
 
+def test_table_entries_are_read_by_name():
+    from yipan.search.tt import LOWER, Entry
+
+    table = TranspositionTable(8)
+    table.put("k", depth=3, flag=LOWER, value=5, move="m")
+    entry = table.get("k")
+    assert isinstance(entry, Entry)
+    assert (entry.key, entry.depth, entry.flag, entry.value, entry.move) == ("k", 3, LOWER, 5, "m")
+    assert table.get("other key") is None
+
+
 def test_symmetry_folds_the_table():
     start = TICTACTOE.initial_state()
     plain = alphabeta(TICTACTOE, start, options=Options(symmetry=False, bounds=False))

@@ -15,13 +15,19 @@ of the game's own ``order_moves``. Killers and history are on by default only fo
 without their own ordering: on m,n,k-games they overrule a better ordering (the benchmark
 shows 4x more nodes on (4,4,4)). With PVS, moves after the first are searched with a null
 window ``(alpha, alpha + 1)`` that only asks "is it better?", and re-searched when it is.
-Values are integers (heuristics are rounded) so that a null window is one point wide.
+Heuristic values are rounded to integers, so that a null window is one point wide, and clamped
+strictly inside ``HEURISTIC_LIMIT``, so that no evaluation is ever read as a win or a loss.
+
+A node is searched in three steps: ``probe`` (what is known before trying a move: the end of
+the game, the game's proven bounds, the horizon, mate distance, the table), ``expand`` (the
+moves, with PVS) and ``store`` (the result into the table). ``report`` sends the trace its
+events, values from the node's side to move and flagged as exact or as bounds.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -38,7 +44,8 @@ from ..core import (
     SearchStats,
     require,
 )
-from .trace import Trace, TraceEvent
+from .minimax import clamp_heuristic
+from .trace import NULL_WINDOW, RE_SEARCH, Trace, TraceEvent
 from .tt import EXACT, EXACT_DEPTH, LOWER, UPPER, TranspositionTable, from_table, to_table
 
 
@@ -85,19 +92,25 @@ class _Search:
         self.budget = budget
         self.trace = trace
         self.root_player = root_player
-        self.nodes = self.tt_hits = self.cutoffs = self.horizon_leaves = 0
+        self.first_node = budget.nodes  # the budget counts nodes for all of a limit's searches
+        self.tt_hits = self.cutoffs = self.horizon_leaves = 0
         self.killers: dict[int, list[Hashable]] = {}
         self.history: dict[Hashable, int] = {}
         self.pv_table: dict[int, tuple] = {}
 
     # -- helpers -------------------------------------------------------------------------------
-    def ordered(self, state: Any, ply: int, tt_move: Hashable | None) -> list:
+    @property
+    def nodes(self) -> int:
+        """Nodes visited by this search."""
+        return self.budget.nodes - self.first_node
+
+    def ordered(self, state: Any, ply: int, tt_move: Hashable | None) -> Sequence:
         game = self.game
         moves = game.legal_moves(state)
         if self.game_ordering:
             moves = game.order_moves(state, moves)
         if not self.use_ordering:
-            return list(moves)
+            return moves
         history = self.history
         if self.use_history and history:
             ordered = sorted(moves, key=lambda m: -history.get(m, 0))  # stable: ties keep order
@@ -117,98 +130,131 @@ class _Search:
             del killers[2:]
         self.history[move] = self.history.get(move, 0) + min(depth, 64) ** 2
 
-    def leaf_event(self, state: Any, ply: int, path: tuple, value: float, *,
-                   terminal: bool) -> None:
-        maximizing = self.game.to_move(state) == self.root_player
-        self.trace(TraceEvent("value", ply, path, maximizing, value,
-                              terminal=terminal, horizon=not terminal))
+    def report(self, kind: str, state: Any, ply: int, path: tuple, value: float | None = None,
+               flag: int = EXACT, **details: Any) -> None:
+        """Send one event to the trace (only called when there is one): ``flag`` says whether
+        ``value`` is exact or a bound, as in the table."""
+        self.trace(TraceEvent(kind, ply, path, self.game.to_move(state) == self.root_player,
+                              value, lower=flag == LOWER, upper=flag == UPPER, **details))
 
     # -- the search ------------------------------------------------------------------------------
     def negamax(self, state: Any, depth: int, ply: int, alpha: float, beta: float,
-                path: tuple) -> float:
-        """The fail-soft value of ``state`` for its side to move (contract in the module doc)."""
-        game = self.game
-        self.nodes += 1
+                path: tuple, window: str = "") -> float:
+        """The fail-soft value of ``state`` for its side to move (contract in the module doc).
+
+        ``window`` only labels the node in the trace (PVS's null window or re-search)."""
         budget = self.budget
         budget.nodes += 1
         if budget.limited and budget.exhausted():
             raise SearchAborted("search limit reached")
         trace = self.trace
         if trace:
-            trace(TraceEvent("node", ply, path, game.to_move(state) == self.root_player,
-                             alpha=alpha, beta=beta))
+            self.report("node", state, ply, path, alpha=alpha, beta=beta, window=window)
         self.pv_table[ply] = ()
+        decided, alpha, beta, key, tt_move = self.probe(state, depth, ply, alpha, beta, path,
+                                                        window)
+        if decided is not None:
+            return decided
+        horizon_before = self.horizon_leaves
+        best, best_move = self.expand(state, depth, ply, alpha, beta, path, tt_move)
+        flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+        if self.tt is not None:
+            self.store(key, depth, ply, flag, best, best_move, horizon_before)
+        if trace:
+            self.report("value", state, ply, path, best, flag, window=window)
+        return best
 
+    def probe(self, state: Any, depth: int, ply: int, alpha: float, beta: float, path: tuple,
+              window: str) -> tuple[float | None, float, float, Hashable, Hashable | None]:
+        """What is known before trying a move: the node's value if that already decides it
+        (end of game, proven bounds, the horizon, mate distance, the table), else None with
+        the window narrowed by mate distance, the table key and the table's move.
+
+        Returns ``(value or None, alpha, beta, key, table move)``."""
+        game = self.game
+        trace = self.trace
         outcome = game.outcome(state)
         if outcome is not None:
             value = 0 if outcome.winner is None else (
                 WIN - ply if outcome.winner == game.to_move(state) else -(WIN - ply))
             if trace:
-                self.leaf_event(state, ply, path, value, terminal=True)
-            return value
+                self.report("value", state, ply, path, value, terminal=True, window=window)
+            return value, alpha, beta, None, None
         if self.bounds:
             low, high = game.value_bounds(state)
             low, high = from_table(low, ply), from_table(high, ply)
             if high <= alpha or low >= beta or low == high:
                 value = high if high <= alpha else low
                 if trace:
-                    self.trace(TraceEvent("value", ply, path,
-                                          game.to_move(state) == self.root_player, value,
-                                          bound=True))
-                return value
+                    flag = EXACT if low == high else UPPER if high <= alpha else LOWER
+                    self.report("value", state, ply, path, value, flag, bound=True,
+                                window=window)
+                return value, alpha, beta, None, None
 
         if depth <= 0:
             self.horizon_leaves += 1
-            value = round(self.evaluate(state)) if self.evaluate else 0
+            value = clamp_heuristic(self.evaluate(state)) if self.evaluate else 0
             if trace:
-                self.leaf_event(state, ply, path, value, terminal=False)
-            return value
+                self.report("value", state, ply, path, value, horizon=True, window=window)
+            return value, alpha, beta, None, None
 
         # mate-distance pruning: nothing here can beat a win on the next ply or lose sooner
         # than now, so a window outside those bounds is already decided
-        alpha = max(alpha, -(WIN - ply))
-        beta = min(beta, WIN - ply - 1)
-        if alpha >= beta:
+        narrowed_alpha = max(alpha, -(WIN - ply))
+        narrowed_beta = min(beta, WIN - ply - 1)
+        if narrowed_alpha >= narrowed_beta:
             if trace:
-                self.trace(TraceEvent("value", ply, path, game.to_move(state) == self.root_player,
-                                      alpha, bound=True))
-            return alpha
+                flag = LOWER if narrowed_alpha >= beta else UPPER
+                self.report("value", state, ply, path, narrowed_alpha, flag,
+                            mate_distance=True, window=window)
+            return narrowed_alpha, alpha, beta, None, None
+        alpha, beta = narrowed_alpha, narrowed_beta
 
         tt = self.tt
-        tt_move = None
-        key = None
-        if tt is not None:
-            key = game.canonical(state) if self.use_symmetry else state
-            entry = tt.get(key)
-            if entry is not None:
-                _, entry_depth, flag, stored, tt_move, _ = entry
-                if entry_depth >= depth:
-                    value = from_table(stored, ply)
-                    if (flag == EXACT or (flag == LOWER and value >= beta)
-                            or (flag == UPPER and value <= alpha)):
-                        self.tt_hits += 1
-                        if entry_depth < EXACT_DEPTH:
-                            self.horizon_leaves += 1  # the stored value rests on a heuristic
-                        if trace:
-                            trace(TraceEvent("value", ply, path,
-                                             game.to_move(state) == self.root_player, value,
-                                             table=True))
-                        return value
+        if tt is None:
+            return None, alpha, beta, None, None
+        key = game.canonical(state) if self.use_symmetry else state
+        entry = tt.get(key)
+        if entry is None:
+            return None, alpha, beta, key, None
+        if entry.depth >= depth:
+            value = from_table(entry.value, ply)
+            flag = entry.flag
+            if (flag == EXACT or (flag == LOWER and value >= beta)
+                    or (flag == UPPER and value <= alpha)):
+                self.tt_hits += 1
+                if entry.depth < EXACT_DEPTH:
+                    self.horizon_leaves += 1  # the stored value rests on a heuristic
+                if trace:
+                    self.report("value", state, ply, path, value, flag, table=True,
+                                window=window)
+                return value, alpha, beta, key, entry.move
+        return None, alpha, beta, key, entry.move
 
-        original_alpha = alpha
-        horizon_before = self.horizon_leaves
+    def expand(self, state: Any, depth: int, ply: int, alpha: float, beta: float, path: tuple,
+               tt_move: Hashable | None) -> tuple[float, Hashable | None]:
+        """Try the moves, best first, until one reaches ``beta``: the fail-soft best value and
+        the move that gave it. With PVS, every move after the first is first asked "is it
+        better than alpha?" with a null window, and searched again with a full one if so."""
+        game = self.game
+        trace = self.trace
+        negamax = self.negamax
+        use_pvs = self.use_pvs
+        given_alpha = alpha  # the window this node was given, for the cut-off's trace
         best = -INFINITY
         best_move = None
         moves = self.ordered(state, ply, tt_move)
         for index, move in enumerate(moves):
             child = game.play(state, move)
             child_path = (*path, move) if trace else path
-            if index == 0 or not self.use_pvs:
-                value = -self.negamax(child, depth - 1, ply + 1, -beta, -alpha, child_path)
+            if index == 0 or not use_pvs:
+                value = -negamax(child, depth - 1, ply + 1, -beta, -alpha, child_path)
             else:
-                value = -self.negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha, child_path)
+                value = -negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha, child_path,
+                                 NULL_WINDOW)
                 if alpha < value < beta:
-                    value = -self.negamax(child, depth - 1, ply + 1, -beta, -value, child_path)
+                    value = -negamax(child, depth - 1, ply + 1, -beta, -value, child_path,
+                                     RE_SEARCH)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
@@ -219,35 +265,29 @@ class _Search:
                         if self.use_killers or self.use_history:
                             self.remember_cutoff(move, ply, depth)
                         if trace:
-                            trace(TraceEvent("cutoff", ply, path,
-                                             game.to_move(state) == self.root_player,
-                                             value, alpha=original_alpha, beta=beta,
-                                             pruned=len(moves) - index - 1))
+                            self.report("cutoff", state, ply, path, value, alpha=given_alpha,
+                                        beta=beta, pruned=len(moves) - index - 1)
                         break
+        return best, best_move
 
-        if tt is not None:
-            flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-            searched = depth if self.horizon_leaves != horizon_before else EXACT_DEPTH
-            tt.put(key, searched, flag, to_table(best, ply), best_move)
-        if trace:
-            self.leaf_event_inner(state, ply, path, best)
-        return best
-
-    def leaf_event_inner(self, state: Any, ply: int, path: tuple, value: float) -> None:
-        maximizing = self.game.to_move(state) == self.root_player
-        self.trace(TraceEvent("value", ply, path, maximizing, value))
+    def store(self, key: Hashable, depth: int, ply: int, flag: int, value: float,
+              move: Hashable | None, horizon_before: int) -> None:
+        """Keep a searched node's result; one whose subtree met no heuristic leaf (no new
+        horizon leaf since ``horizon_before``) holds at any depth."""
+        searched = depth if self.horizon_leaves != horizon_before else EXACT_DEPTH
+        self.tt.put(key, searched, flag, to_table(value, ply), move)
 
     def root(self, state: Any, depth: int, analysis: bool) -> tuple[Any, float, dict]:
         """Search the root's moves; in analysis mode each with a full window (exact values)."""
         game = self.game
-        self.nodes += 1
         self.budget.nodes += 1
         if self.trace:
-            self.trace(TraceEvent("node", 0, (), True))
-        tt_move = None
+            self.report("node", state, 0, ())
+        key = tt_move = None
         if self.tt is not None:
-            entry = self.tt.get(game.canonical(state) if self.use_symmetry else state)
-            tt_move = entry[4] if entry is not None else None
+            key = game.canonical(state) if self.use_symmetry else state
+            entry = self.tt.get(key)
+            tt_move = entry.move if entry is not None else None
         moves = self.ordered(state, 0, tt_move)
         best, best_move, best_line = -INFINITY, None, ()
         move_values: dict[Any, float] = {}
@@ -259,9 +299,9 @@ class _Search:
                 window_alpha = -INFINITY if analysis else alpha
                 value = -self.negamax(child, depth - 1, 1, -beta, -window_alpha, path)
             else:
-                value = -self.negamax(child, depth - 1, 1, -alpha - 1, -alpha, path)
+                value = -self.negamax(child, depth - 1, 1, -alpha - 1, -alpha, path, NULL_WINDOW)
                 if value > alpha:
-                    value = -self.negamax(child, depth - 1, 1, -beta, -value, path)
+                    value = -self.negamax(child, depth - 1, 1, -beta, -value, path, RE_SEARCH)
             if analysis or value > alpha or index == 0:
                 move_values[move] = value
             if value > best:
@@ -269,11 +309,9 @@ class _Search:
                 best_line = (move, *self.pv_table.get(1, ()))
                 alpha = max(alpha, value)
         if self.trace:
-            self.trace(TraceEvent("value", 0, (), True, best))
+            self.report("value", state, 0, (), best)
         if self.tt is not None:
-            key = game.canonical(state) if self.use_symmetry else state
-            horizon = EXACT_DEPTH if self.horizon_leaves == 0 else depth
-            self.tt.put(key, horizon, EXACT, to_table(best, 0), best_move)
+            self.store(key, depth, 0, EXACT, best, best_move, 0)
         if not analysis:
             move_values = {best_move: best}
         return best_line, best, move_values

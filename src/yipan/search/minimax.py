@@ -2,8 +2,10 @@
 
 The score prefers faster wins: a win ``ply`` half-moves from the root is ``WIN - ply``, a loss
 ``-(WIN - ply)``, a draw 0 (the seed's ``10 - depth``, with WIN on a scale that leaves room for
-heuristics). With ``depth`` set, positions at that depth are scored by the game's heuristic.
-Nothing is pruned: this is the baseline that every faster search must agree with.
+heuristics). With ``depth`` set, positions at that depth are scored by the game's heuristic,
+rounded and clamped strictly inside ``HEURISTIC_LIMIT`` (``clamp_heuristic``) so that no
+heuristic is ever read as a win or a loss. Nothing is pruned: this is the baseline that every
+faster search must agree with.
 """
 
 from __future__ import annotations
@@ -13,8 +15,17 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
-from ..core import WIN, Game, SearchResult, SearchStats, require
+from ..core import HEURISTIC_LIMIT, WIN, Game, SearchResult, SearchStats, require
 from .trace import Trace, TraceEvent
+
+HEURISTIC_MAX = HEURISTIC_LIMIT - 1  # the largest heuristic value: beyond the limit lie wins
+
+
+def clamp_heuristic(value: float) -> int:
+    """A heuristic value as the searches use it: an integer (so a null window is one point
+    wide) strictly inside the heuristic range, whatever the evaluation returned, so that an
+    overshooting ``evaluate`` is never reported as a win or a loss."""
+    return round(min(max(value, -HEURISTIC_MAX), HEURISTIC_MAX))
 
 
 def minimax(game: Game, state: Any, *, depth: int | None = None,
@@ -44,7 +55,7 @@ def minimax(game: Game, state: Any, *, depth: int | None = None,
             return score, ()
         if depth is not None and ply >= depth:
             used_heuristic = True
-            heuristic = round(heuristic_of(s)) if heuristic_of else 0
+            heuristic = clamp_heuristic(heuristic_of(s)) if heuristic_of else 0
             score = heuristic if maximizing else -heuristic
             if trace:
                 trace(TraceEvent("value", ply, path, maximizing, heuristic, horizon=True))

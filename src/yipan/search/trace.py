@@ -2,17 +2,32 @@
 
 Every search takes ``trace=``, a callable. It receives a ``TraceEvent`` when a node is entered
 (``kind="node"``), when its value is known (``"value"``, with ``terminal`` or ``horizon`` set
-for leaves), and when a cut-off prunes the rest of its moves (``"cutoff"``). ``TracePrinter``
-writes the indented tree of the seed's debug log, down to a depth bound::
+for leaves), and when a cut-off prunes the rest of its moves (``"cutoff"``). Events carry
+values as the search sees them, from the side to move at that node (negamax view).
+
+``TracePrinter`` writes the indented tree of the seed's debug log, down to a depth bound, with
+every score from MAX's point of view (MAX: the side to move at the root), as in the seed's log.
+Tic-tac-toe after ``c1 c3``, to depth 1 (``yipan solve tictactoe c1 c3 --trace 1``)::
 
     MAX d0 []
-      MIN d1 [a3]
-        MAX d2 [a3 c3]  terminal: loss in 2 for the side to move -999998
-        cut-off at [a3]: +999998 >= beta +999998, 2 move(s) pruned
-      = -999998 [a3]
-    = -999998 []
+      MIN d1 [b2]  value +0
+      MIN d1 [b1] (null window)  value >= +999995
+      MIN d1 [b1] (re-search)
+        cut-off at [b1]: +999995 <= alpha +999995, 5 move(s) pruned
+      <= +999995 [b1] (re-search)
+      MIN d1 [a2] (null window)
+        cut-off at [a2]: +999995 <= alpha +999995, 5 move(s) pruned
+      <= +999995 [a2] (null window)
+      ...
+    = +999995 []
 
-Scores are shown from MAX's side (the root's side to move), as in the seed's log.
+A value that is only a bound says so: ``>= v`` when the node failed high for MAX (MAX can get
+at least v there), ``<= v`` when it failed low. A move that principal-variation search first
+tries with a null window and then searches again shows up twice, labelled ``(null window)``
+and ``(re-search)``. Leaves say where their value comes from: ``terminal`` (as in
+``terminal: loss in 2 for MAX -999998``), ``horizon``, ``from the table``, ``proven bounds``
+(the game's own bounds decided the window) or ``mate distance`` (no win or loss this far from
+the root can fall inside the window); ``value`` is a node whose children are not shown.
 """
 
 from __future__ import annotations
@@ -24,6 +39,9 @@ from typing import Any, TextIO
 
 from ..core import describe_value
 
+NULL_WINDOW = "null window"  # PVS: a later move's first, one-point-wide try ("is it better?")
+RE_SEARCH = "re-search"  # PVS: the same move again with a full window, after the try said yes
+
 
 @dataclass(frozen=True, slots=True)
 class TraceEvent:
@@ -32,27 +50,35 @@ class TraceEvent:
     path: tuple  # moves from the root
     maximizing: bool  # the root's side is to move here (MAX), as the seed's log calls it
     value: float | None = None  # from the side to move at this node (negamax view)
-    alpha: float | None = None
+    alpha: float | None = None  # the window the node was searched with, in the same view
     beta: float | None = None
     terminal: bool = False
     horizon: bool = False
     table: bool = False  # the value came from the transposition table
-    bound: bool = False  # the window was already decided (mate-distance pruning)
+    bound: bool = False  # the game's proven value bounds decided it before any move was tried
     pruned: int = 0  # moves left unsearched by a cut-off
+    lower: bool = False  # failed high: the true value is >= value (a lower bound)
+    upper: bool = False  # failed low: the true value is <= value (an upper bound)
+    mate_distance: bool = False  # decided by mate-distance pruning before any move was tried
+    window: str = ""  # "" or, under PVS, NULL_WINDOW or RE_SEARCH: which try of this node
 
 
 Trace = Callable[[TraceEvent], None]
 
 
 class TracePrinter:
-    """Writes trace events as an indented tree, showing nodes down to ``max_depth`` plies."""
+    """Writes trace events as an indented tree, showing nodes down to ``max_depth`` plies.
+
+    Every score printed is from MAX's point of view (the root's side to move), whatever the
+    side to move at the node; bounds are printed as ``>= v`` or ``<= v``.
+    """
 
     def __init__(self, game: Any, max_depth: int = 2, out: TextIO | None = None) -> None:
         self.game = game
         self.max_depth = max_depth
         self.out = out or sys.stdout
         self.events = 0
-        self.pending: TraceEvent | None = None
+        self.pending: TraceEvent | None = None  # a node entered, printed with its value if a leaf
 
     def _path(self, path: tuple) -> str:
         return "[" + " ".join(self.game.format_move(m) for m in path) + "]"
@@ -68,35 +94,59 @@ class TracePrinter:
             self._value(event)
         elif event.kind == "cutoff":
             self._flush()
-            indent = "  " * (event.ply + 1)
-            print(f"{indent}cut-off at {self._path(event.path)}: {event.value:+g} >= beta "
-                  f"{event.beta:+g}, {event.pruned} move(s) pruned", file=self.out)
+            self._cutoff(event)
 
     def _line(self, event: TraceEvent) -> str:
         side = "MAX" if event.maximizing else "MIN"
-        return f"{'  ' * event.ply}{side} d{event.ply} {self._path(event.path)}"
+        label = f" ({event.window})" if event.window else ""
+        return f"{'  ' * event.ply}{side} d{event.ply} {self._path(event.path)}{label}"
 
     def _flush(self) -> None:
         if self.pending is not None:
             print(self._line(self.pending), file=self.out)
             self.pending = None
 
+    @staticmethod
+    def _score(event: TraceEvent) -> str:
+        """The event's value from MAX's side: a MIN node's negamax value is negated, and its
+        bounds turn round with it (MIN failing high is MAX's ``<=``)."""
+        value = event.value if event.maximizing else -event.value
+        at_least = event.lower if event.maximizing else event.upper
+        at_most = event.upper if event.maximizing else event.lower
+        relation = ">= " if at_least else "<= " if at_most else ""
+        return f"{relation}{value:+g}"
+
+    def _cutoff(self, event: TraceEvent) -> None:
+        # MAX cuts off when its value reaches beta (MIN has a better line elsewhere); MIN when
+        # the value falls to alpha: both said from MAX's side, so MIN's window is turned round
+        if event.maximizing:
+            test = f"{event.value:+g} >= beta {event.beta:+g}"
+        else:
+            test = f"{-event.value:+g} <= alpha {-event.beta:+g}"
+        print(f"{'  ' * (event.ply + 1)}cut-off at {self._path(event.path)}: {test}, "
+              f"{event.pruned} move(s) pruned", file=self.out)
+
     def _value(self, event: TraceEvent) -> None:
-        # the seed prints scores from MAX's point of view: flip MIN nodes' negamax values
-        root_view = event.value if event.maximizing else -event.value
+        score = self._score(event)
         if event.terminal:
-            note = f"terminal: {describe_value(event.value)} for the side to move"
+            root_view = event.value if event.maximizing else -event.value
+            note = f"terminal: {describe_value(root_view)} for MAX"
         elif event.horizon:
             note = "horizon: heuristic"
         elif event.table:
             note = "from the table"
         elif event.bound:
-            note = "bound"
+            note = "proven bounds"
+        elif event.mate_distance:
+            note = "mate distance"
         else:
             note = "value"
         if self.pending is not None and self.pending.path == event.path:
-            self.pending = None
-            print(f"{self._line(event)}  {note} {root_view:+g}", file=self.out)
+            node, self.pending = self.pending, None
+            print(f"{self._line(node)}  {note} {score}", file=self.out)
         else:
             self._flush()
-            print(f"{'  ' * event.ply}= {root_view:+g} {self._path(event.path)}", file=self.out)
+            label = f" ({event.window})" if event.window else ""
+            if not score.startswith((">", "<")):
+                score = f"= {score}"
+            print(f"{'  ' * event.ply}{score} {self._path(event.path)}{label}", file=self.out)
