@@ -98,8 +98,9 @@ def _check_position(game: Game, state: Any) -> Analysis | None:
     if game.outcome(state) is not None:
         return game_over_analysis(game, state)
     if game.to_move(state) == CHANCE:
-        raise CapabilityError("the next move is a chance draw (a new tile, a die), not a "
-                              "choice to analyse; give the draw as the next move")
+        draw = game.format_move(game.chance_outcomes(state)[0][0])
+        raise CapabilityError(f"the next move is a chance draw, not a choice to analyse; give "
+                              f"the draw as the next move (such as {draw})")
     return None
 
 
@@ -218,4 +219,7 @@ def solve(game: Game, state: Any, algorithm: str = "auto", *,
         if last is None:
             raise SearchAborted("no search depth finished within the time limit")
         result = last
-    return Analysis.from_search(result, algorithm)
+    analysis = Analysis.from_search(result, algorithm)
+    if algorithm != "minimax":  # a solve values the root, not each move (analyze does that)
+        analysis = replace(analysis, move_values={}, move_outcomes={})
+    return analysis

@@ -108,14 +108,17 @@ def parse_game_command(command: str, argv: Sequence[str], help_text: str,
     hooks = spec.load_hooks()
     options = hooks.options_for(command)
     add_hook_options(parser, options)
-    rest = list(argv[1:])
     positional = [option for option in spec.options if option.positional]
-    values: list[str] = []
-    if positional:
-        values, rest = leading_values(positional[0], rest)
-    args = parser.parse_args(rest)
+    has_moves = any(action.dest == "moves" for action in parser._actions)
+    if positional and not has_moves:
+        parser.add_argument("moves", nargs="*", default=[], help=argparse.SUPPRESS)
+    # options and words in any order: `nim --first ai 3 4 5` as well as `nim 3 4 5 --first ai`
+    args = parser.parse_intermixed_args(list(argv[1:]))
     for option in positional:
+        values, args.moves = leading_values(option, list(args.moves))
         setattr(args, option.name, values or None)
+    if positional and not has_moves and args.moves:
+        raise UsageError(f"yipan {command} {name}: unexpected {quote(' '.join(args.moves))}")
     args.game_name = name
     args.hook_options = hook_option_values(options, args)
     return spec, args, hooks

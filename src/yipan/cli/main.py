@@ -9,6 +9,8 @@ import sys
 from collections.abc import Sequence
 
 from ..core import YipanError
+from ..core.version import VERSION
+from ..plugins import ENVIRONMENT, load_game_modules
 from .common import Parser
 
 COMMAND_MODULES = (
@@ -25,6 +27,20 @@ COMMAND_MODULES = (
 )
 
 
+def _modules_named(argv: Sequence[str]) -> list[str]:
+    """The ``--games-from MODULE`` options, read before the parser is built (the games they
+    register must be known to it)."""
+    names = []
+    for index, word in enumerate(argv):
+        if word == "--games-from" and index + 1 < len(argv):
+            names.append(argv[index + 1])
+        elif word.startswith("--games-from="):
+            names.append(word.split("=", 1)[1])
+        elif not word.startswith("-"):
+            break  # the command: options after it belong to it
+    return names
+
+
 MAX_MESSAGE = 300  # characters of an error shown: an argument of 100,000 is not echoed back
 
 
@@ -34,8 +50,23 @@ def one_line(message: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "…"
 
 
+USAGE = """usage: yipan COMMAND GAME [MOVES ...] [options]
+
+  yipan play tictactoe          play against the AI (also connect4, gomoku, nim 3 4 5, 2048)
+  yipan analyze connect4 4453   every move's value, the best move, the main line
+  yipan solve tictactoe         the exact value, with nodes and time
+  yipan games                   the games and their options
+  yipan serve --open            the web page
+
+yipan --help lists every command; yipan COMMAND --help, yipan COMMAND GAME --help say more."""
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="yipan", description="Play, solve and explain strategy games.")
+    parser.add_argument("--version", action="version", version=f"yipan {VERSION}")
+    parser.add_argument("--games-from", metavar="MODULE", action="append", default=[],
+                        help="import MODULE first (a module that registers games of its own; "
+                             "games in installed packages are found without it)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
@@ -45,6 +76,11 @@ def build_parser() -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        modules = _modules_named(argv)
+        load_game_modules(modules)
+        if modules:  # the web app's worker processes import them too
+            os.environ[ENVIRONMENT] = ",".join(
+                filter(None, [*os.environ.get(ENVIRONMENT, "").split(","), *modules]))
         parser = build_parser()
         args, extra = parser.parse_known_args(argv)
         if extra:
@@ -52,8 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.error(f"unrecognized arguments: {' '.join(extra)}")
             args.argv = extra + args.argv  # e.g. "play --help": the game command answers
         if not getattr(args, "func", None):
-            parser.print_help()
-            return 2
+            print(USAGE)
+            return 0 if not argv else 2
         return int(args.func(args) or 0)
     except YipanError as error:
         print(f"yipan: error: {one_line(str(error))}", file=sys.stderr)

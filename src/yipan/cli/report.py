@@ -13,6 +13,7 @@ from ..core import Analysis, Game, describe_value
 from .common import print_json
 
 Write = Callable[[str], None]
+SHOWN_FIGURES = ("score", "max_tile")  # a game's figures that the text report shows
 LISTED_MOVES = 20  # winning moves written out one a line; --json has every one
 
 
@@ -52,7 +53,7 @@ def _move_table(game: Game, analysis: Analysis, write: Write) -> None:
     """Each move with its value in words, best first (and the game's own score, if any)."""
     if analysis.value is None or not analysis.move_values:
         return
-    scores = analysis.extra.get("scores") or {}
+    scores = analysis.extra.get("benchmark_scores") or {}
     ranked = sorted(analysis.move_values.items(),
                     key=lambda item: -(item[1] if item[1] is not None else float("-inf")))
     width = max(len(game.format_move(m)) for m, _ in ranked)
@@ -104,9 +105,9 @@ def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
     if trace:
         write(f"plain search to depth {trace['depth']}: {trace['nodes']:,} nodes, "
               f"value {trace['value']:+g}")
-    if "score" in extra and "scores" not in extra and extra["score"] is not None:
-        write(f"score: {extra['score']:+d} (the benchmark's convention)")
-    for key in ("max_tile",):
+    if extra.get("benchmark_score") is not None and "benchmark_scores" not in extra:
+        write(f"benchmark score: {extra['benchmark_score']:+d}")
+    for key in SHOWN_FIGURES:
         if key in extra:
             write(f"{key.replace('_', ' ')}: {extra[key]}")
 

@@ -5,7 +5,7 @@
 pruned), alphabeta (plain), alphabeta-tt (table, symmetry, ordering, PVS), iterative
 (iterative deepening), mcts, mcts-solver. ``--batch FILE`` solves one position a line
 (``<moves> [expected]``), comparing each with the expected value: the game's benchmark
-score where it has one (Connect Four's ``extra.score``), else the value.
+score where it has one (Connect Four's ``extra.benchmark_score``), else the value.
 """
 
 from __future__ import annotations
@@ -101,8 +101,8 @@ def _batch_lines(game: Game, stream: TextIO) -> Iterator[tuple[str, Any, float |
 def batch_score(analysis: Analysis) -> float | None:
     """What a batch line's expected figure is compared with: the game's benchmark score
     (Connect Four's), else the value, else the outcome (+1, 0, -1)."""
-    if analysis.extra.get("score") is not None:
-        return analysis.extra["score"]
+    if analysis.extra.get("benchmark_score") is not None:
+        return analysis.extra["benchmark_score"]
     return analysis.value if analysis.value is not None else analysis.outcome
 
 

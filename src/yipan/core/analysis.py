@@ -9,7 +9,7 @@ front ends (the CLI, the web app) format only ``Analysis``, so every game reads 
      "description": "win in 19", "scale": "minimax",
      "pv": ["4", ...], "move_values": {"1": -999978, ...}, "move_outcomes": {"1": "loss", ...},
      "depth": 19, "exact": true, "nodes": 123456, "seconds": 0.42,
-     "nodes_per_second": 293942, "engine": "connect4 solver", "extra": {"score": 2, ...}}
+     "nodes_per_second": 293942, "engine": "connect4 solver", "extra": {"benchmark_score": 2, ...}}
 
 - ``value``: for the side to move; a win ``ply`` half-moves away is ``WIN - ply``, a loss
   ``-(WIN - ply)``, a draw 0. ``null`` when only the outcome is known (the heap games know
@@ -19,8 +19,10 @@ front ends (the CLI, the web app) format only ``Analysis``, so every game reads 
   ``"mean"`` (MCTS: the mean result in [-1, 1]), ``"expected"`` (a one-player game's
   expected score).
 - ``move_values`` / ``move_outcomes``: each root move's value and proven outcome, where known.
-- ``extra``: the game's own fields, documented by each game's hooks (Connect Four: ``score``
-  and ``scores`` in the benchmark convention; Gomoku: the forced line; heap games: ``grundy``).
+- ``extra``: the game's own fields, documented by each game's hooks (Connect Four:
+  ``benchmark_score`` and ``benchmark_scores`` in the benchmark's convention; Gomoku: the
+  forced line; heap games: ``grundy`` and ``winning_moves``; 2048: ``score``, ``max_tile``),
+  and a search's own figures (``tt_hits``, ``cutoffs``; MCTS: ``visits``, ``tree_size``).
 """
 
 from __future__ import annotations

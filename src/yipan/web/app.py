@@ -44,6 +44,7 @@ from ..core import (
     list_games,
 )
 from ..core.version import VERSION
+from ..plugins import load_game_modules
 from .engines import ENGINES, SearchJob, UnknownEngineError, check_job, engines_for
 from .positions import (
     MoveListTooLongError,
@@ -81,6 +82,7 @@ MAX_BODY = 64 * 1024  # bytes: far more than the longest move list of any game n
 def create_app(*, max_running: int = 2, max_waiting: int = 8,
                start_method: str = "forkserver") -> FastAPI:
     """The app, with at most ``max_running`` searches at once and ``max_waiting`` queued."""
+    load_game_modules()  # games of other packages, and those named in $YIPAN_GAMES
     runner = SearchRunner(max_running, max_waiting, start_method)
 
     @asynccontextmanager

@@ -22,6 +22,7 @@ from typing import Any
 from .. import engines as shared
 from ..core import CHANCE, Analysis, AnalysisRequest, CapabilityError, Limit
 from ..engines import UnknownEngineError
+from ..plugins import load_game_modules
 from .positions import Position, load_position
 
 __all__ = ["ENGINES", "SearchJob", "UnknownEngineError", "check_job", "engines_for", "run"]
@@ -78,6 +79,7 @@ def check_job(position: Position, engine: str) -> None:
 def run(job: SearchJob, stop: Callable[[], bool] | None = None) -> Iterator[dict[str, Any]]:
     """Run a job, yielding JSON-ready results as they come; the last one is the answer.
     ``stop`` is polled by the search (the server's "stop now")."""
+    load_game_modules()  # a worker knows the games the server was started with
     position = load_position(job.game, job.options, list(job.moves))
     check_job(position, job.engine)
     engine = engine_name(job.engine)

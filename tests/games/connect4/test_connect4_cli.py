@@ -26,7 +26,7 @@ def test_solve_prints_value_score_nodes_and_time(capsys):
     assert status == 0
     # 37 stones played, score -1: the opponent makes its four with its 21st stone, on ply 41
     assert lines[0] == f"value: {-(WIN - 4)} (loss in 4 for the side to move)"
-    assert "score: -1 (the benchmark's convention)" in lines
+    assert "benchmark score: -1" in lines
     assert any(line.startswith("nodes: ") for line in lines)
 
 
@@ -34,7 +34,7 @@ def test_solve_weak_json(capsys):
     status, out, _ = run(capsys, "solve", "connect4", EASY, "--weak", "--json")
     record = json.loads(out)
     assert status == 0 and record["outcome"] == "loss" and record["value"] is None
-    assert record["extra"]["score"] == -1 and record["extra"]["weak"] is True
+    assert record["extra"]["benchmark_score"] == -1 and record["extra"]["weak"] is True
 
 
 @pytest.mark.parametrize(("moves", "needle"), [
@@ -90,9 +90,9 @@ def test_batch_names_the_bad_line(capsys, tmp_path):
 def test_analyze_scores_every_column(capsys):
     status, out, _ = run(capsys, "analyze", "connect4", EASY, "--json")
     record = json.loads(out)
-    scores = record["extra"]["scores"]
+    scores = record["extra"]["benchmark_scores"]
     assert status == 0
-    assert record["extra"]["score"] == -1 and scores[record["move"]] == -1
+    assert record["extra"]["benchmark_score"] == -1 and scores[record["move"]] == -1
     assert all(score <= -1 for score in scores.values())
     assert set(record["move_values"]) == set(scores)
     assert record["move_values"][record["move"]] == record["value"] == -(WIN - 4)

@@ -2,9 +2,10 @@
 
 ``solve`` gives the position's exact score (``--weak``: only win, draw or loss, faster);
 ``analyze`` scores every column and follows the best line. Values are in yipan's ``WIN - ply``
-convention; ``extra`` carries the shared benchmark's convention as well: ``score`` (for the
-side to move, ``22 - stones the winner has played`` on 7x6, 0 a draw) and ``scores`` (each
-column's), and ``book`` (whether the opening book was probed).
+convention; ``extra`` carries the shared benchmark's convention as well: ``benchmark_score``
+(for the side to move, ``22 - stones the winner has played`` on 7x6, 0 a draw; with ``--weak``
+its sign) and ``benchmark_scores`` (each column's), and ``book`` (whether the opening book was
+probed).
 """
 
 from __future__ import annotations
@@ -70,8 +71,8 @@ def analyze(game: ConnectFour, state: Position, request: AnalysisRequest) -> Ana
         move_outcomes={col: _sign(score) for col, score in scores.items() if score is not None},
         depth=len(line), exact=True, nodes=solver.total_nodes,
         seconds=time.perf_counter() - start, engine="connect4 solver",
-        extra={"score": best_score, "book": use_book,
-               "scores": {game.format_move(c): s for c, s in scores.items()}})
+        extra={"benchmark_score": best_score, "book": use_book,
+               "benchmark_scores": {game.format_move(c): s for c, s in scores.items()}})
 
 
 def solve(game: ConnectFour, state: Position, request: AnalysisRequest) -> Analysis:
@@ -83,7 +84,7 @@ def solve(game: ConnectFour, state: Position, request: AnalysisRequest) -> Analy
     return Analysis(
         move=None, value=value, outcome=_sign(solved.score), exact=True, nodes=solved.nodes,
         seconds=solved.seconds, engine="connect4 solver" + (" (weak)" if weak else ""),
-        extra={"score": solved.score, "weak": weak, "book": use_book})
+        extra={"benchmark_score": solved.score, "weak": weak, "book": use_book})
 
 
 def _sign(score: int) -> int:

@@ -86,7 +86,7 @@ class ExpectimaxPlayer:
             move=move, value=best, pv=(move,) if move is not None else (),
             move_values=MappingProxyType(move_values), depth=depth, exact=False,
             stats=SearchStats(nodes=nodes, tt_hits=hits,
-                              elapsed=clock.perf_counter() - start), scale="expected")
+                              elapsed=clock.perf_counter() - start))
 
     def choose(self, game: G2048, state: Any) -> Choice:
         result = self.analyse(state)

@@ -251,6 +251,8 @@ def board_heuristic(board: int, tables: RowTables | None = None) -> float:
 class G2048(Game[State2048, "int | Spawn"]):
     """2048 as a one-player game against chance (rules in the module docstring)."""
 
+    player_names = ("player", "chance")
+
     def __init__(self) -> None:
         self.tables = row_tables()
         self.info = GameInfo(
