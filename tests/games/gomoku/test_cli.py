@@ -6,6 +6,7 @@ import io
 import json
 
 from yipan.cli.main import main
+from yipan.core import WIN
 
 # black (to move) has an open three on row 8: g8 or k8 makes an open four
 OPEN_THREE_POSITION = ["h8", "a1", "i8", "a3", "j8", "o15"]
@@ -71,3 +72,17 @@ def test_solve_is_refused_on_a_board_far_from_full(capsys):
     assert main(["solve", "gomoku", "h8"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "analyze" in err[0]
+
+
+def test_a_forced_line_reports_its_true_length(capsys):
+    """An open four is a win in 3 plies (the defender blocks one end, the five comes on the
+    other), not in 1; a four that is already there is a win in 1."""
+    status = main(["analyze", "gomoku", "h8", "a1", "h9", "a2", "h10", "a3", "--json",
+                   "--nodes", "100000"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0 and data["move"] in {"h7", "h11"}
+    assert data["value"] == WIN - 3 and data["description"] == "win in 3"
+    status = main(["analyze", "gomoku", "h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4",
+                   "--json", "--nodes", "100000"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["value"] == WIN - 1 and data["description"] == "win in 1"

@@ -68,11 +68,15 @@ Trace = Callable[[TraceEvent], None]
 
 @dataclass(frozen=True, slots=True)
 class ThreatWin:
-    """A forced win found by threat-space search: its kind and line (points)."""
+    """A forced win found by threat-space search: its kind, its line (points: attacker,
+    defender, attacker, ...), and the plies until the five is on the board. The line ends
+    with the five, or with an open four, whose five comes two plies later (the defender
+    blocks one end, the attacker plays the other)."""
 
     kind: str  # "VCF" or "VCT"
     line: tuple[int, ...]
     nodes: int
+    plies: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +181,22 @@ class Engine:
                 length = int(context.stats[LINE_LENGTH])
                 line = tuple(self.point(c) for c in context.line[:length] if c >= 0)
                 return ThreatWin("VCT" if threes else "VCF", line,
-                                 int(context.stats[THREAT_NODES]))
+                                 int(context.stats[THREAT_NODES]),
+                                 self._plies_to_five(line, colour))
             if context.stats[ABORTED]:
                 break
         return None
+
+    def _plies_to_five(self, line: tuple[int, ...], colour: int) -> int:
+        """``len(line)`` when the line's last move makes five, else two more (an open four)."""
+        state = self.game.initial_state()
+        for point in self.moves:
+            state = self._with(state, point, int(self.board.cells[self.cell(point)]) - 1)
+        for index, point in enumerate(line):
+            state = self._with(state, point, colour if index % 2 == 0 else 1 - colour)
+        outcome = self.game.outcome(state)
+        return len(line) if outcome is not None and outcome.winner == colour \
+            else len(line) + 2
 
     # -- alpha-beta ------------------------------------------------------------------------------
     def iterate(self, *, max_depth: int = 64, nodes: int | None = None,
@@ -267,7 +283,7 @@ class Engine:
             win = self.threat_win(me, threes=False, max_depth=self.vcf_depth, nodes=200_000,
                                   seconds=remaining(0.3))
             if win is not None:
-                return decided(win.line[0], "VCF", WIN - len(win.line), win, win.line)
+                return decided(win.line[0], "VCF", WIN - win.plies, win, win.line)
         if counts[them, L_FIVE] > 0:
             block = self.point(find_level(board, them, L_FIVE))
             lost = counts[them, L_FIVE] >= 2
@@ -276,7 +292,7 @@ class Engine:
             win = self.threat_win(me, threes=True, max_depth=self.vct_depth, nodes=100_000,
                                   seconds=remaining(0.5))
             if win is not None:
-                return decided(win.line[0], "VCT", WIN - len(win.line), win, win.line)
+                return decided(win.line[0], "VCT", WIN - win.plies, win, win.line)
         safe = None
         if threats and counts[them, L_OPEN_FOUR] == 0:
             danger = self.threat_win(them, threes=False, max_depth=self.vcf_depth,
