@@ -186,6 +186,17 @@ def test_finished_game_has_an_outcome_and_no_moves(client: TestClient) -> None:
     assert all(move is None for row in body["view"]["move_at"] for move in row)
 
 
+def test_the_view_says_how_to_draw_the_board(client: TestClient) -> None:
+    """Pieces, the winning line and coordinates come in the view: the page never needs the
+    game's name to draw a board."""
+    view = state(client, [*X_WINS_NEXT, "c1"])["view"]
+    assert view["pieces"] == "marks"
+    assert view["highlight"] == [[0, 0], [0, 1], [0, 2]]
+    assert (view["col_labels"], view["row_labels"]) == (["a", "b", "c"], ["1", "2", "3"])
+    boards = client.get("/static/boards.js").text
+    assert "position.game" not in boards and "tictactoe" not in boards
+
+
 def test_state_with_options(client: TestClient) -> None:
     body = state(client, ["a1"], {"size": "4x5", "k": 3})
     assert (body["view"]["rows"], body["view"]["cols"]) == (4, 5)

@@ -140,6 +140,33 @@ def test_the_page_fits_a_phone(open_page, tmp_path: Path) -> None:
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
 
 
+def winning_cells(page) -> set[tuple[int, int]]:
+    cells = page.locator("svg.board .cell.winning")
+    return {(int(cell.get_attribute("data-row")), int(cell.get_attribute("data-col")))
+            for cell in cells.all()}
+
+
+def test_tictactoe_the_winning_line_is_highlighted_and_coordinates_drawn(open_page) -> None:
+    page = open_page("?game=tictactoe&moves=a1+a2+b1+b2+c1&first=human")
+    page.wait_for_selector("#status.over", timeout=WAIT)
+    assert winning_cells(page) == {(0, 0), (0, 1), (0, 2)}
+    labels = page.locator("svg.board text.coord")
+    assert [labels.nth(i).text_content() for i in range(labels.count())] == \
+        ["a", "b", "c", "1", "2", "3"]
+
+
+def test_gomoku_the_winning_five_is_highlighted(open_page, tmp_path: Path) -> None:
+    require_game("gomoku")
+    # black on f8..j8 (row 7 from the top, columns 5 to 9); white scattered on row 14
+    page = open_page("?game=gomoku&moves=f8+a14+g8+c14+h8+e14+i8+g14+j8&first=human")
+    page.wait_for_selector("#status.over", timeout=WAIT)
+    assert winning_cells(page) == {(7, col) for col in range(5, 10)}
+    assert page.locator("svg.board .win-ring").count() == 5
+    assert page.locator("svg.board .stone").count() == 9
+    assert page.locator("svg.board text.coord").count() == 15 + 15
+    page.screenshot(path=str(tmp_path / "gomoku-five.png"))
+
+
 def test_connect4_the_ai_answers_a_move(open_page, tmp_path: Path) -> None:
     require_game("connect4")
     page = open_page("?game=connect4&first=human&engine=alphabeta&level=0.3s")

@@ -26,10 +26,18 @@ def test_format_and_parse_round_trip(size, data):
     assert game.parse_move(None, game.format_move(point)) == point
 
 
-@pytest.mark.parametrize("text", ["", "h", "8h", "z1", "a0", "p1", "a16", "15,0", "1,2,3"])
+@pytest.mark.parametrize("text", ["", "h", "8h", "z1", "a0", "p1", "a16", "15,0", "1,2,3",
+                                  "h²", "٧,7", "7,", ",7", "7;7", "1" * 5000 + ",1",
+                                  "h" + "8" * 5000])
 def test_bad_move_texts_are_refused(text):
-    with pytest.raises(InvalidMoveError):
+    with pytest.raises(InvalidMoveError) as error:
         Gomoku(15).parse_move(None, text)
+    assert len(str(error.value)) < 100  # a long text is quoted cut short
+
+
+def test_notation_forgives_case_and_spaces():
+    game = Gomoku(15)
+    assert game.parse_move(None, " H8 ") == game.parse_move(None, "7 , 7") == game.point(7, 7)
 
 
 def test_options_are_checked():
@@ -106,3 +114,28 @@ def test_view_is_a_grid_with_row_zero_at_the_top():
     assert (view["kind"], view["rows"], view["cols"]) == ("grid", 7, 7)
     assert view["cells"][0][0] == 0 and view["cells"][2][1] == 1
     assert view["move_at"][0][0] is None and view["move_at"][6][6] == "g7"
+    assert view["pieces"] == "stones" and view["highlight"] == []
+    assert view["col_labels"][-1] == "g" and view["row_labels"][0] == "1"
+
+
+@pytest.mark.parametrize("direction", [(1, 0), (0, 1), (1, 1), (1, -1)])
+def test_view_highlights_the_winning_five(direction):
+    game = Gomoku(15)
+    dx, dy = direction
+    cells = [game.point(5 + dx * i, 6 + dy * i) for i in range(5)]
+    view = game.view(replay(game, line(game, cells))[-1])
+    assert sorted(view["highlight"]) == sorted([y, x] for x, y in map(game.xy, cells))
+    assert all(move is None for row in view["move_at"] for move in row)  # the game is over
+
+
+def test_view_highlights_an_overline_in_freestyle_and_only_the_five_in_standard():
+    # x x x _ x x on row 4, x x x x _ on row 7; the gap of row 4 is filled, then row 7's
+    six = [(x, 3) for x in (2, 3, 4, 6, 7)]
+    four = [(x, 6) for x in (2, 3, 4, 5)]
+    for rule, stones, expected in (
+            ("freestyle", six + four + [(5, 3)], [(x, 3) for x in range(2, 8)]),
+            ("standard", six + four + [(5, 3), (6, 6)], [(x, 6) for x in range(2, 7)])):
+        game = Gomoku(15, rule)
+        state = replay(game, line(game, [game.point(x, y) for x, y in stones]))[-1]
+        assert game.outcome(state).winner == 0, rule
+        assert sorted(game.view(state)["highlight"]) == sorted([y, x] for x, y in expected), rule

@@ -5,9 +5,9 @@ Coordinates follow the Gomocup protocol: ``x`` is the column (0 at the left), ``
 (``a`` = x 0) and the row number counted *from the top*, starting at 1 (``8`` = y 7). So the
 Gomocup move ``7,7`` is ``h8``, the centre of a 15x15 board.
 
-State encoding: two bitboards, black's stones (the first player) and white's, in a row-major
-layout with one empty sentinel column on the right, so a shift never carries a line across
-the board's edge::
+State encoding: two bitboards, black's stones (the first player) and white's, in the layout
+of ``yipan.games.grid``: row-major, with one empty sentinel column on the right, so a shift
+never carries a line across the board's edge::
 
     bit of (x, y) = y * (size + 1) + x          5x5 board, stride 6
                                                  0  1  2  3  4 | 5
@@ -22,7 +22,6 @@ overline of six or more does not). A full board with no five is a draw.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -35,8 +34,9 @@ from ...core import (
     InvalidMoveError,
     Outcome,
 )
+from ...core.text import is_digits, quote
+from ..grid import MAX_MOVE_TEXT, Grid, grid_view, render_board
 
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
 RULES = ("freestyle", "standard")
 MIN_SIZE, MAX_SIZE, DEFAULT_SIZE = 7, 22, 15
 
@@ -62,9 +62,11 @@ class Gomoku(Game[Stones, int]):
         self.size = size
         self.rule = rule
         self.exact_five = rule == "standard"
-        self.stride = size + 1
-        self.full = sum(1 << self.bit(point) for point in range(size * size))
-        self.directions = (1, self.stride, self.stride + 1, self.stride - 1)
+        self.grid = Grid.of(size, size)
+        self.stride = self.grid.stride
+        self.full = self.grid.full
+        self.directions = self.grid.directions
+        self._bits = self.grid.cells  # the bit of each point: point y * size + x is cell (y, x)
         self.info = GameInfo(
             name="gomoku",
             title=f"Gomoku {size}x{size} ({rule})",
@@ -84,8 +86,7 @@ class Gomoku(Game[Stones, int]):
         return x, y
 
     def bit(self, point: int) -> int:
-        y, x = divmod(point, self.size)
-        return y * self.stride + x
+        return self._bits[point]
 
     def stones_of(self, state: Stones, player: int) -> int:
         return state.black if player == 0 else state.white
@@ -101,36 +102,42 @@ class Gomoku(Game[Stones, int]):
         if self.outcome(state) is not None:
             return []
         taken = state.black | state.white
-        return [p for p in range(self.size * self.size) if not taken >> self.bit(p) & 1]
+        return [p for p, bit in enumerate(self._bits) if not taken >> bit & 1]
 
     def play(self, state: Stones, move: int) -> Stones:
         black, white = state
         if black.bit_count() == white.bit_count():
-            return Stones(black | 1 << self.bit(move), white)
-        return Stones(black, white | 1 << self.bit(move))
+            return Stones(black | 1 << self._bits[move], white)
+        return Stones(black, white | 1 << self._bits[move])
 
-    def runs_of(self, stones: int, length: int, direction: int) -> int:
-        """The start bits of every run of ``length`` stones along ``direction``."""
-        run = stones
-        for _ in range(length - 1):
-            run &= run >> direction
-            if not run:
-                break
-        return run
+    def fives(self, stones: int, direction: int) -> int:
+        """The start bits of the fives along ``direction`` that win by this game's rule."""
+        fives = self.grid.runs(stones, 5, direction)
+        if not fives or not self.exact_five:
+            return fives
+        sixes = self.grid.runs(stones, 6, direction)
+        # a five starting at s belongs to an overline if a six starts at s or at s - d
+        return fives & ~sixes & ~(sixes << direction)
 
     def has_five(self, stones: int) -> bool:
         """Five in a row by this game's rule (exactly five under ``standard``)."""
-        for d in self.directions:
-            fives = self.runs_of(stones, 5, d)
-            if not fives:
-                continue
-            if not self.exact_five:
-                return True
-            sixes = self.runs_of(stones, 6, d)
-            # a five starting at s belongs to an overline if a six starts at s or at s - d
-            if fives & ~sixes & ~(sixes << d):
-                return True
+        if not self.exact_five:
+            return self.grid.has_run(stones, 5)
+        runs = self.grid.runs
+        for d in self.directions:  # ``fives`` written out: ``outcome`` calls this each position
+            fives = runs(stones, 5, d)
+            if fives:
+                sixes = runs(stones, 6, d)
+                if fives & ~sixes & ~(sixes << d):
+                    return True
         return False
+
+    def five_cells(self, stones: int) -> int:
+        """Every stone of a winning five (of the whole overline, under ``freestyle``)."""
+        cells = 0
+        for d in self.directions:
+            cells |= self.grid.spread(self.fives(stones, d), 5, d)
+        return cells
 
     def outcome(self, state: Stones) -> Outcome | None:
         black, white = state
@@ -152,20 +159,21 @@ class Gomoku(Game[Stones, int]):
     # -- notation ------------------------------------------------------------------------------
     def format_move(self, move: int) -> str:
         x, y = self.xy(move)
-        return f"{LETTERS[x]}{y + 1}"
+        return self.grid.format(y, x)
 
     def parse_move(self, state: Stones | None, text: str) -> int:
         """``h8`` (column letter, row number from the top) or Gomocup's ``7,7`` (x,y)."""
-        text = text.strip().lower()
-        last = self.format_move(self.size * self.size - 1)
-        if match := re.fullmatch(r"([0-9]+)\s*,\s*([0-9]+)", text):
-            x, y = int(match.group(1)), int(match.group(2))
-        elif match := re.fullmatch(r"([a-z])([0-9]+)", text):
-            x, y = LETTERS.index(match.group(1)), int(match.group(2)) - 1
-        else:
-            raise InvalidMoveError(f"cannot read {text!r}: write a point as a1..{last}")
+        text = text.strip()
+        if "," not in text:
+            y, x = self.grid.parse(text, noun="point", also=" or x,y")
+            return self.point(x, y)
+        x_text, _, y_text = (part.strip() for part in text.partition(","))
+        if not (len(text) <= MAX_MOVE_TEXT and is_digits(x_text) and is_digits(y_text)):
+            raise InvalidMoveError(f"cannot read {quote(text)}: write a point as x,y "
+                                   f"(0..{self.size - 1} each)")
+        x, y = int(x_text), int(y_text)
         if not (0 <= x < self.size and 0 <= y < self.size):
-            raise InvalidMoveError(f"{text} is off the {self.size}x{self.size} board")
+            raise InvalidMoveError(f"{text} is off the board (0..{self.size - 1} each)")
         return self.point(x, y)
 
     def cell(self, state: Stones, x: int, y: int) -> int | None:
@@ -174,25 +182,16 @@ class Gomoku(Game[Stones, int]):
         return 0 if state.black >> bit & 1 else 1 if state.white >> bit & 1 else None
 
     def render(self, state: Stones) -> str:
-        marks = {0: "X", 1: "O", None: "."}
-        lines = ["    " + " ".join(LETTERS[x] for x in range(self.size))]
-        for y in range(self.size):
-            row = " ".join(marks[self.cell(state, x, y)] for x in range(self.size))
-            lines.append(f"{y + 1:>3} {row}")
-        return "\n".join(lines)
+        return render_board(self.grid, self.grid.owners(*state), "XO")
 
     def view(self, state: Stones) -> dict:
-        playing = self.outcome(state) is None
-        cells = [[self.cell(state, x, y) for x in range(self.size)] for y in range(self.size)]
-        return {
-            "kind": "grid",
-            "rows": self.size,
-            "cols": self.size,
-            "cells": cells,
-            "move_at": [[self.format_move(self.point(x, y))
-                         if playing and cells[y][x] is None else None
-                         for x in range(self.size)] for y in range(self.size)],
-        }
+        """The grid of stones; the winning five highlighted."""
+        outcome = self.outcome(state)
+        playable = self.full & ~(state.black | state.white) if outcome is None else 0
+        winner = None if outcome is None else outcome.winner
+        highlight = 0 if winner is None else self.five_cells(self.stones_of(state, winner))
+        return grid_view(self.grid, self.grid.owners(*state), playable=playable,
+                         pieces="stones", highlight=highlight)
 
     # -- heuristic and ordering, for the generic engine (the fast engine has its own) ----------
     def evaluate(self, state: Stones) -> float:

@@ -1,19 +1,24 @@
 """Tic-tac-toe and every m,n,k-game (k in a row on an m x n board) on bitboards.
 
-State encoding: two bitboards, one per player, in a row-major layout with one empty
-sentinel column on the right, so a shift never carries a line across the board's edge::
+State encoding: two bitboards, one per player, in the layout of ``yipan.games.grid``:
+row-major, with one empty sentinel column on the right, so a shift never carries a line
+across the board's edge::
 
     3x3 board, cols + 1 = 4 bits a row        bit index of each cell
-         a  b  c  |                           .  0  1  2 | 3
-      1  .  .  .  |                           .  4  5  6 | 7
-      2  .  .  .  |                           .  8  9 10 | 11
-      3  .  .  .  |
+         a  b  c                                   a  b  c
+      1  .  .  .  |                           1    0  1  2 | 3
+      2  .  .  .  |                           2    4  5  6 | 7
+      3  .  .  .  |                           3    8  9 10 | 11
 
     A line of k along direction d (1 across, cols+1 down, cols+2 and cols diagonally)
-    exists where  b & b>>d & b>>2d & ... (k-1 shifts)  is not zero.
+    exists where  b & b>>d & b>>2d & ... (k-1 shifts)  is not zero (``Grid.has_run``).
 
 Moves are bit indices; they are written ``a1`` (column letter, row number from the top),
 and on the command line a square number ``1``..``m*n`` in reading order is accepted too.
+
+The heuristic counts open lines (free of the opponent's stones): a line holding s stones is
+worth ``base**s``, ``base`` 4 unless the board has so many long lines that the sum could reach
+the search's ``HEURISTIC_LIMIT`` (see ``line_weights``).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import NamedTuple
 
 from ...core import (
     DRAW,
+    HEURISTIC_LIMIT,
     WIN,
     Game,
     GameInfo,
@@ -32,9 +38,10 @@ from ...core import (
     InvalidMoveError,
     Outcome,
 )
-from ...core.text import is_digits
+from ...core.text import is_digits, quote, read_int
+from ..grid import Grid, byte_tables, grid_view, permute, render_board
 
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
+MAX_SIDE = 26  # one column letter each
 MARKS = "XO"
 
 
@@ -49,10 +56,24 @@ def parse_size(text: str) -> tuple[int, int]:
     """``"4x5"`` -> (4, 5) rows x columns; ``"4"`` -> (4, 4)."""
     match = re.fullmatch(r"\s*([0-9]+)\s*(?:[xX]\s*([0-9]+))?\s*", str(text))
     if not match:
-        raise ValueError(f"board size must look like 3x3, got {text!r}")
-    rows = int(match.group(1))
-    cols = int(match.group(2) or rows)
+        raise ValueError(f"board size must look like 3x3, got {quote(str(text))}")
+    rows = read_int(match.group(1), "the number of rows", max_digits=4)
+    cols = read_int(match.group(2), "the number of columns", max_digits=4) \
+        if match.group(2) else rows
     return rows, cols
+
+
+def line_weights(n_lines: int, k: int) -> list[int] | list[float]:
+    """``weights[s]``: what an open line holding s stones is worth, s = 0..k.
+
+    ``4**s`` where ``n_lines * 4**k`` (every line full: no evaluation can sum to more) stays
+    under ``HEURISTIC_LIMIT``; else a smaller base, so that ``n_lines * base**k`` is half
+    the limit (a 26x26 board with k = 26 has 54 lines and a base of about 1.42).
+    """
+    if n_lines * 4**k < HEURISTIC_LIMIT:
+        return [4**s for s in range(k + 1)]
+    base = (HEURISTIC_LIMIT / 2 / n_lines) ** (1 / k)
+    return [base**s for s in range(k + 1)]
 
 
 class TicTacToe(Game[Board, int]):
@@ -62,26 +83,29 @@ class TicTacToe(Game[Board, int]):
 
     def __init__(self, size: str | tuple[int, int] = "3x3", k: int | None = None) -> None:
         rows, cols = parse_size(size) if isinstance(size, str) else size
-        if not (1 <= rows <= 26 and 1 <= cols <= 26):
-            raise GameOptionError(f"board size {rows}x{cols} is out of range (1..26 each side)")
+        if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+            raise GameOptionError(
+                f"board size {rows}x{cols} is out of range (1..{MAX_SIDE} each side)")
         k = min(rows, cols) if k is None else int(k)
         if not 1 <= k <= max(rows, cols):
             raise GameOptionError(f"k={k} cannot fit on a {rows}x{cols} board")
         self.rows, self.cols, self.k = rows, cols, k
-        self.stride = cols + 1
-        self.cells = [r * self.stride + c for r in range(rows) for c in range(cols)]
-        self.full = sum(1 << bit for bit in self.cells)
-        self.directions = (1, self.stride, self.stride + 1, self.stride - 1)
-        self.lines = self._lines()
-        self.lines_through = {bit: [ln for ln in self.lines if ln >> bit & 1] for bit in self.cells}
+        self.grid = grid = Grid.of(rows, cols)
+        self.stride = grid.stride
+        self.cells = list(grid.cells)
+        self.full = grid.full
+        self.lines = grid.lines(k)
+        self._weights = line_weights(len(self.lines), k)
         self._center_order = sorted(self.cells, key=self._distance_from_center)
-        self._symmetry_tables = self._build_symmetry_tables(self.rows * self.stride, 0)
+        symmetries = grid.symmetries()
+        self._symmetry_tables = [byte_tables(image) for image in symmetries]
         # tables over both boards in one integer, for canonical keys
         self.shift = self.rows * self.stride
-        self._key_tables = self._build_symmetry_tables(2 * self.shift, self.shift)
+        self._key_tables = [
+            byte_tables({**image, **{a + self.shift: b + self.shift for a, b in image.items()}})
+            for image in symmetries]
         self._canonical_cache: dict[int, int] = {}
         self._outcome_cache: dict[Board, Outcome | None] = {}
-        self._rank = {bit: i for i, bit in enumerate(self._center_order)}
         self.info = GameInfo(
             name="tictactoe",
             title="Tic-tac-toe" if (rows, cols, k) == (3, 3, 3) else f"{rows},{cols},{k}-game",
@@ -99,18 +123,6 @@ class TicTacToe(Game[Board, int]):
 
     def coordinates(self, bit: int) -> tuple[int, int]:
         return divmod(bit, self.stride)
-
-    def _lines(self) -> list[int]:
-        """Every set of k cells in a row, as a mask."""
-        lines = []
-        for row in range(self.rows):
-            for col in range(self.cols):
-                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                    end_r, end_c = row + dr * (self.k - 1), col + dc * (self.k - 1)
-                    if 0 <= end_r < self.rows and 0 <= end_c < self.cols:
-                        lines.append(sum(1 << self.bit(row + dr * i, col + dc * i)
-                                         for i in range(self.k)))
-        return lines
 
     def _distance_from_center(self, bit: int) -> float:
         row, col = self.coordinates(bit)
@@ -137,15 +149,7 @@ class TicTacToe(Game[Board, int]):
 
     def has_line(self, stones: int) -> bool:
         """Whether ``stones`` hold k in a row (the shift trick drawn in the module docstring)."""
-        for d in self.directions:
-            run = stones
-            for _ in range(self.k - 1):
-                run &= run >> d
-                if not run:
-                    break
-            if run:
-                return True
-        return False
+        return self.grid.has_run(stones, self.k)
 
     def outcome(self, state: Board) -> Outcome | None:
         try:
@@ -162,9 +166,9 @@ class TicTacToe(Game[Board, int]):
         first, second = state
         # only the player who moved last can have just made a line
         if first.bit_count() > second.bit_count():
-            if self.has_line(first):
+            if self.grid.has_run(first, self.k):
                 return Outcome(0)
-        elif self.has_line(second):
+        elif self.grid.has_run(second, self.k):
             return Outcome(1)
         if first | second == self.full:
             return DRAW
@@ -172,26 +176,18 @@ class TicTacToe(Game[Board, int]):
 
     # -- notation ------------------------------------------------------------------------------
     def format_move(self, move: int) -> str:
-        row, col = self.coordinates(move)
-        return f"{LETTERS[col]}{row + 1}"
+        return self.grid.format(*self.coordinates(move))
 
     def parse_move(self, state: Board | None, text: str) -> int:
-        text = text.strip().lower()
+        text = text.strip()
+        squares = self.rows * self.cols
         if is_digits(text):
-            number = int(text)
-            if not 1 <= number <= self.rows * self.cols:
-                raise InvalidMoveError(
-                    f"square {number} is off the board (1-{self.rows * self.cols})")
+            number = int(text) if len(text) <= 4 else 0
+            if not 1 <= number <= squares:
+                raise InvalidMoveError(f"square {quote(text)} is off the board (1-{squares})")
             row, col = divmod(number - 1, self.cols)
             return self.bit(row, col)
-        match = re.fullmatch(r"([a-z])([0-9]+)", text)
-        if not match:
-            raise InvalidMoveError(
-                f"cannot read {text!r}: write a square as a1..{self.format_move(self.cells[-1])}"
-                f" or 1..{self.rows * self.cols}")
-        col, row = LETTERS.index(match.group(1)), int(match.group(2)) - 1
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise InvalidMoveError(f"{text} is off the board")
+        row, col = self.grid.parse(text, noun="square", also=f" or 1..{squares}")
         return self.bit(row, col)
 
     def play_checked(self, state: Board, move: int) -> Board:
@@ -202,16 +198,7 @@ class TicTacToe(Game[Board, int]):
         return super().play_checked(state, move)
 
     def render(self, state: Board) -> str:
-        header = "    " + " ".join(LETTERS[c] for c in range(self.cols))
-        rows = [header]
-        for row in range(self.rows):
-            cells = []
-            for col in range(self.cols):
-                bit = self.bit(row, col)
-                cells.append("X" if state.first >> bit & 1 else "O" if state.second >> bit & 1
-                             else ".")
-            rows.append(f"{row + 1:>3} " + " ".join(cells))
-        return "\n".join(rows)
+        return render_board(self.grid, self.grid.owners(*state), MARKS)
 
     def split_moves(self, text: str) -> list[str]:
         """``"159"`` on a board of at most 9 squares is three moves; otherwise split on spaces."""
@@ -221,23 +208,16 @@ class TicTacToe(Game[Board, int]):
         return super().split_moves(text)
 
     def view(self, state: Board) -> dict:
-        empty = self.full & ~(state.first | state.second)
-        playing = self.outcome(state) is None
-        winning = [line for line in self.lines
-                   if line & state.first == line or line & state.second == line]
-        highlight = sorted({self.coordinates(bit) for line in winning[:1] for bit in self.cells
-                            if line >> bit & 1})
-        return {
-            "kind": "grid",
-            "rows": self.rows,
-            "cols": self.cols,
-            "k": self.k,
-            "highlight": [list(cell) for cell in highlight],
-            "cells": [[self.cell(state, r, c) for c in range(self.cols)] for r in range(self.rows)],
-            "move_at": [[self.format_move(self.bit(r, c))
-                         if playing and empty >> self.bit(r, c) & 1 else None
-                         for c in range(self.cols)] for r in range(self.rows)],
-        }
+        """The grid of marks; the winning line (every line of k, if one move made two)
+        highlighted."""
+        first, second = state
+        outcome = self.outcome(state)
+        playable = self.full & ~(first | second) if outcome is None else 0
+        winner = None if outcome is None else outcome.winner
+        highlight = 0 if winner is None else self.grid.run_cells(
+            first if winner == 0 else second, self.k)
+        return {**grid_view(self.grid, self.grid.owners(first, second), playable=playable,
+                            pieces="marks", highlight=highlight), "k": self.k}
 
     def cell(self, state: Board, row: int, col: int) -> int | None:
         """The player (0 or 1) whose stone is on (row, col), or None."""
@@ -248,17 +228,19 @@ class TicTacToe(Game[Board, int]):
     def evaluate(self, state: Board) -> float:
         """Open lines for each side, as the seed's ``count_potential_lines``, weighted.
 
-        A line with stones of one side only is worth ``4**stones`` to
-        that side; the value is mine minus theirs, for the side to move.
+        A line with stones of one side only is worth ``weights[stones]`` (``4**stones`` but
+        on boards of many long lines: ``line_weights``) to that side; the value is mine minus
+        theirs, for the side to move, and always inside ``(-HEURISTIC_LIMIT, HEURISTIC_LIMIT)``.
         """
         first, second = state
+        weights = self._weights
         score = 0
         for line in self.lines:
             a, b = first & line, second & line
             if a and not b:
-                score += 4 ** a.bit_count()
+                score += weights[a.bit_count()]
             elif b and not a:
-                score -= 4 ** b.bit_count()
+                score -= weights[b.bit_count()]
         return score if self.to_move(state) == 0 else -score
 
     def winning_cells(self, stones: int, others: int) -> int:
@@ -286,45 +268,8 @@ class TicTacToe(Game[Board, int]):
         return ordered
 
     # -- symmetry ------------------------------------------------------------------------------
-    def _build_symmetry_tables(self, n_bits: int, second_offset: int) -> list[list[list[int]]]:
-        """For each board symmetry, per-byte lookup tables mapping bits to their images
-        (with ``second_offset``, a second board above the first is mapped the same way)."""
-        rows, cols = self.rows, self.cols
-        maps = [lambda r, c: (r, c), lambda r, c: (r, cols - 1 - c),
-                lambda r, c: (rows - 1 - r, c), lambda r, c: (rows - 1 - r, cols - 1 - c)]
-        if rows == cols:
-            maps += [lambda r, c: (c, r), lambda r, c: (cols - 1 - c, r),
-                     lambda r, c: (c, rows - 1 - r), lambda r, c: (cols - 1 - c, rows - 1 - r)]
-        n_chunks = (n_bits + 7) // 8
-        tables = []
-        for mapping in maps:
-            image = {}
-            for bit in self.cells:
-                image[bit] = self.bit(*mapping(*self.coordinates(bit)))
-                if second_offset:
-                    image[bit + second_offset] = image[bit] + second_offset
-            chunks = []
-            for chunk in range(n_chunks):
-                table = [0] * 256
-                for byte in range(256):
-                    out = 0
-                    for i in range(8):
-                        if byte >> i & 1 and chunk * 8 + i in image:
-                            out |= 1 << image[chunk * 8 + i]
-                    table[byte] = out
-                chunks.append(table)
-            tables.append(chunks)
-        return tables
-
-    def _transform(self, chunks: list[list[int]], mask: int) -> int:
-        out = 0
-        for table in chunks:
-            out |= table[mask & 255]
-            mask >>= 8
-        return out
-
     def symmetries(self, state: Board) -> list[Board]:
-        return [Board(self._transform(t, state.first), self._transform(t, state.second))
+        return [Board(permute(t, state.first), permute(t, state.second))
                 for t in self._symmetry_tables]
 
     def canonical(self, state: Board) -> int:
@@ -332,7 +277,14 @@ class TicTacToe(Game[Board, int]):
         key = state.first | state.second << self.shift
         cached = self._canonical_cache.get(key)
         if cached is None:
-            cached = min(self._transform(t, key) for t in self._key_tables)
+            cached = -1
+            for tables in self._key_tables:  # permute(), written out: this is hot
+                image, rest = 0, key
+                for table in tables:
+                    image |= table[rest & 255]
+                    rest >>= 8
+                if image < cached or cached < 0:
+                    cached = image
             if len(self._canonical_cache) >= 1 << 20:
                 self._canonical_cache.clear()  # a cache, bounded; clearing only costs time
             self._canonical_cache[key] = cached

@@ -1,5 +1,9 @@
-// Boards drawn in SVG from a game's view (Game.view on the server):
-//   grid   {rows, cols, cells[r][c] = 0|1|null, move_at[r][c] = move|null, gravity?, last?, highlight?}
+// Boards drawn in SVG from a game's view (Game.view on the server); a board is chosen by the
+// view's kind and drawn from its fields alone, never from the game's name:
+//   grid   {rows, cols, cells[r][c] = 0|1|null, move_at[r][c] = move|null,
+//           pieces?: "marks"|"stones"|"discs" (default: discs with gravity, else stones),
+//           gravity?, last?: [r, c], highlight?: [[r, c], ...] (a winning line),
+//           col_labels?, row_labels? (coordinates drawn along the top and left edges)}
 //   heaps  {heaps: [3, 4, 5]}          (clicks mapped to moves through position.previews)
 //   tiles  {rows, cols, cells[r][c] = 0|2|4|..., score}
 //   text   {text}                      (anything else: the game's own rendering, and move buttons)
@@ -48,9 +52,7 @@ export function describeValue(value, exact) {
 // -- players --------------------------------------------------------------------------------------
 export function gridStyle(position) {
   const view = position.view;
-  if (view.gravity) return "discs";
-  if (position.game === "tictactoe") return "marks";
-  return "stones";
+  return view.pieces ?? (view.gravity ? "discs" : "stones");
 }
 
 export function playerName(position, player) {
@@ -110,34 +112,41 @@ function drawGrid(container, position, ui) {
   const rows = view.rows, cols = view.cols, size = 100;
   const style = gridStyle(position);
   const pad = style === "discs" ? 14 : 8;
-  const width = cols * size + 2 * pad, height = rows * size + 2 * pad;
+  // coordinates, when the view gives them, in a margin along the top and the left
+  const labelled = Boolean(view.col_labels && view.row_labels);
+  const font = Math.max(14, Math.round(Math.max(rows, cols) * 3.2));
+  const margin = labelled ? Math.round(font * 1.5) : 0;
+  const left = pad + margin, top = pad + margin; // the first cell's corner
+  const width = cols * size + left + pad, height = rows * size + top + pad;
   const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `board grid ${style}`,
                              role: "grid", "aria-label": `${rows} by ${cols} board` }, container);
   fitWidth(board, width, height);
   svg("rect", { x: 0, y: 0, width, height, rx: style === "discs" ? 18 : 10, class: "frame" }, board);
+  const right = width - pad, bottom = height - pad;
   if (style === "marks") {
     for (let c = 1; c < cols; c++) {
-      svg("line", { x1: pad + c * size, y1: pad + 6, x2: pad + c * size, y2: height - pad - 6, class: "rule" }, board);
+      svg("line", { x1: left + c * size, y1: top + 6, x2: left + c * size, y2: bottom - 6, class: "rule" }, board);
     }
     for (let r = 1; r < rows; r++) {
-      svg("line", { x1: pad + 6, y1: pad + r * size, x2: width - pad - 6, y2: pad + r * size, class: "rule" }, board);
+      svg("line", { x1: left + 6, y1: top + r * size, x2: right - 6, y2: top + r * size, class: "rule" }, board);
     }
   } else if (style === "stones") {
     const half = size / 2;
     for (let c = 0; c < cols; c++) {
-      svg("line", { x1: pad + c * size + half, y1: pad + half, x2: pad + c * size + half, y2: height - pad - half, class: "rule" }, board);
+      svg("line", { x1: left + c * size + half, y1: top + half, x2: left + c * size + half, y2: bottom - half, class: "rule" }, board);
     }
     for (let r = 0; r < rows; r++) {
-      svg("line", { x1: pad + half, y1: pad + r * size + half, x2: width - pad - half, y2: pad + r * size + half, class: "rule" }, board);
+      svg("line", { x1: left + half, y1: top + r * size + half, x2: right - half, y2: top + r * size + half, class: "rule" }, board);
     }
   }
+  if (labelled) drawCoordinates(board, view, left, top, size, font);
   const winning = new Set((view.highlight ?? []).map(([r, c]) => `${r},${c}`));
   const last = view.last ? `${view.last[0]},${view.last[1]}` : null;
   const valueAt = gridValueCells(view, ui.values);
   const pvAt = gridPvCells(view, ui.pv ?? []);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
-      const x = pad + c * size, y = pad + r * size, cx = x + size / 2, cy = y + size / 2;
+      const x = left + c * size, y = top + r * size, cx = x + size / 2, cy = y + size / 2;
       const owner = view.cells[r][c];
       const move = view.move_at[r][c];
       const cell = svg("g", { class: "cell", "data-row": r, "data-col": c }, board);
@@ -149,6 +158,11 @@ function drawGrid(container, position, ui) {
         if (ui.canMove) cell.classList.add("playable");
       }
       drawPiece(cell, style, owner, cx, cy, size);
+      if (style === "stones" && owner !== null && winning.has(`${r},${c}`)) {
+        // a ring round each stone of the winning line (the cell's tint hides under the stone)
+        svg("circle", { cx, cy, r: size * 0.44, class: "win-ring", fill: "none",
+                        style: "stroke: var(--win); stroke-width: 8" }, cell);
+      }
       const ahead = pvAt.get(`${r},${c}`);
       if (ahead !== undefined) drawGhost(cell, ahead, position, cx, cy, size);
       if (`${r},${c}` === last) {
@@ -164,10 +178,24 @@ function drawGrid(container, position, ui) {
       }
     }
   }
-  if (view.gravity) drawColumns(board, view, pad, size, height, ui);
+  if (view.gravity) drawColumns(board, view, left, size, height, ui);
   board.addEventListener("click", (event) => {
     const target = event.target.closest("[data-move]");
     if (target && ui.canMove) ui.onMove(target.getAttribute("data-move"));
+  });
+}
+
+// Letters above the columns, numbers left of the rows: the coordinates moves are written in.
+function drawCoordinates(board, view, left, top, size, font) {
+  const labels = svg("g", { class: "coordinates", "font-size": font, "text-anchor": "middle",
+                            "dominant-baseline": "central", style: "fill: var(--muted)" }, board);
+  view.col_labels.forEach((label, c) => {
+    svg("text", { x: left + c * size + size / 2, y: top / 2, class: "coord" }, labels)
+      .textContent = label;
+  });
+  view.row_labels.forEach((label, r) => {
+    svg("text", { x: left / 2, y: top + r * size + size / 2, class: "coord" }, labels)
+      .textContent = label;
   });
 }
 
@@ -234,11 +262,11 @@ function gridValueCells(view, values) {
   return where;
 }
 
-function drawColumns(board, view, pad, size, height, ui) {
+function drawColumns(board, view, left, size, height, ui) {
   for (let c = 0; c < view.cols; c++) {
     const move = view.move_at.map((row) => row[c]).find((m) => m !== null && m !== undefined);
     if (move === undefined) continue;
-    const column = svg("rect", { x: pad + c * size, y: 0, width: size, height, class: "column",
+    const column = svg("rect", { x: left + c * size, y: 0, width: size, height, class: "column",
                                  "data-move": move }, board);
     svg("title", {}, column).textContent = move;
     if (ui.canMove) column.classList.add("playable");
