@@ -16,10 +16,9 @@ import random
 import statistics
 import time
 
-from yipan.games.g2048.player import ExpectimaxPlayer
-
 from yipan.core import get_game
 from yipan.games.g2048 import max_tile
+from yipan.games.g2048.player import ExpectimaxPlayer
 
 
 def play(seed: int, level: str, max_moves: int) -> tuple[int, int, int, float]:
