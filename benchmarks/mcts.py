@@ -3,6 +3,8 @@ entirely in numba, of the playout kernel alone, and the root-parallel speed-up w
 
     PYTHONPATH=src python benchmarks/mcts.py [--iterations N] [--seconds S]
 
+The game is ``yipan.games.connect4.ConnectFour``, whose declared playout (``info.playout``) is
+the numba kernel; the Python figure passes the generic MCTS a plain random playout instead.
 For reference (this kind of machine): OpenSpiel's Python MCTS about 2.7 thousand
 simulations/s on Connect Four, its C++ MCTS about 54 thousand.
 """
@@ -16,14 +18,25 @@ import time
 import numpy as np
 
 from yipan.core import Limit
-from yipan.games.connect4.playouts import ConnectFourRules, many_playouts
+from yipan.games.connect4 import ConnectFour, Position
+from yipan.games.connect4.playouts import many_playouts
 from yipan.games.connect4.uct import mcts_connect4
-from yipan.search.mcts import mcts
+from yipan.search.mcts import Playout, mcts
 
 
-def rate(game: ConnectFourRules, limit: Limit, workers: int = 1) -> tuple[float, int]:
+def python_playout(game: ConnectFour) -> Playout:
+    """Uniformly random moves through the rules in Python (the generic MCTS's own policy)."""
+    def playout(state: Position, rng: random.Random) -> float:
+        while (outcome := game.outcome(state)) is None:
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        return float(outcome.result_for(0))
+    return playout
+
+
+def rate(game: ConnectFour, limit: Limit, workers: int = 1,
+         playout: Playout | None = None) -> tuple[float, int]:
     result = mcts(game, game.initial_state(), limit=limit, rng=random.Random(1),
-                  workers=workers)
+                  workers=workers, playout=playout)
     return result.stats.nodes / result.stats.elapsed, result.stats.nodes
 
 
@@ -32,6 +45,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=20_000, help="per measurement")
     parser.add_argument("--seconds", type=float, default=5.0, help="for the parallel run")
     args = parser.parse_args()
+    game = ConnectFour()
 
     many_playouts(0, 0, 0, 7, 6, 10, np.uint64(1))  # compile (or load from cache)
     count = 200_000
@@ -40,10 +54,10 @@ def main() -> None:
     kernel_rate = count / (time.perf_counter() - start)
     print(f"numba playout kernel alone:       {kernel_rate:12,.0f} playouts/s")
 
-    python_rate, n = rate(ConnectFourRules(numba_playouts=False),
-                          Limit(nodes=args.iterations // 4))
+    python_rate, n = rate(game, Limit(nodes=args.iterations // 4),
+                          playout=python_playout(game))
     print(f"MCTS, Python random playouts:     {python_rate:12,.0f} simulations/s ({n} it.)")
-    numba_rate, n = rate(ConnectFourRules(), Limit(nodes=args.iterations))
+    numba_rate, n = rate(game, Limit(nodes=args.iterations))
     print(f"MCTS, numba playouts:             {numba_rate:12,.0f} simulations/s ({n} it.)")
     print(f"  numba / Python playouts:        {numba_rate / python_rate:12.2f}x")
     mcts_connect4(0, 0, 0, limit=Limit(nodes=100), rng=random.Random(0))  # compile
@@ -54,7 +68,6 @@ def main() -> None:
     print(f"  numba UCT / generic with numba: {tree_rate / numba_rate:12.2f}x; "
           f"/ OpenSpiel C++ (54k): {tree_rate / 54_000:.1f}x")
 
-    game = ConnectFourRules()
     one, n1 = rate(game, Limit(time=args.seconds))
     two, n2 = rate(game, Limit(time=args.seconds), workers=2)
     print(f"MCTS, 1 worker,  {args.seconds:g} s:            {one:12,.0f} simulations/s ({n1})")

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yipan.core import WIN, CapabilityError, Limit, get_game
-from yipan.games.connect4.playouts import ConnectFourRules
+from yipan.games.connect4 import ConnectFour
 from yipan.search import alphabeta
 from yipan.search.mcts import MCTSPlayer, Tree, mcts
 
@@ -41,7 +41,7 @@ def test_the_solver_finds_a_forced_win_with_its_length():
 
 def late_positions(count: int, stones: int, seed: int):
     """Unfinished Connect Four positions after ``stones`` random moves."""
-    game = ConnectFourRules()
+    game = ConnectFour()
     rng = random.Random(seed)
     found = []
     while len(found) < count:
@@ -93,7 +93,7 @@ def test_the_tree_is_reused_after_a_reply():
 
 
 def test_visits_and_values_describe_the_root():
-    game = ConnectFourRules()
+    game = ConnectFour()
     result = mcts(game, game.initial_state(), limit=Limit(nodes=700), rng=random.Random(4))
     assert result.stats.nodes == 700
     assert sum(result.stats.visits.values()) == 700
@@ -104,7 +104,7 @@ def test_visits_and_values_describe_the_root():
 
 
 def test_root_parallelism_adds_up_the_workers_statistics():
-    game = ConnectFourRules()
+    game = ConnectFour()
     result = mcts(game, game.initial_state(), limit=Limit(nodes=300), rng=random.Random(5),
                   workers=2)
     assert result.stats.workers == 2
@@ -113,7 +113,7 @@ def test_root_parallelism_adds_up_the_workers_statistics():
 
 
 def test_the_same_seed_gives_the_same_search():
-    game = ConnectFourRules()
+    game = ConnectFour()
     a, b = (mcts(game, game.initial_state(), limit=Limit(nodes=400), rng=random.Random(6))
             for _ in range(2))
     assert a.stats.visits == b.stats.visits

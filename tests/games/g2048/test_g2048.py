@@ -129,7 +129,8 @@ def test_spawns_follow_the_distribution(sampler):
             spawn = GAME.sample_spawn(State2048(board, 0, 1), rng)
             cell, exponent = spawn.cell, spawn.exponent
         else:
-            after, seed = kernel.spawn(np.uint64(board), seed)
+            # numba hands the uint64 state back as a Python int: pass it on as a uint64
+            after, seed = kernel.spawn(np.uint64(board), np.uint64(seed))
             diff = int(after) ^ board
             cell = (diff.bit_length() - 1) // 4
             exponent = diff >> (4 * cell)

@@ -39,6 +39,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...native import insert_sorted
+
 # ctx: constants and options
 C_WIDTH, C_HEIGHT, C_BOTTOM, C_BOARD, C_CELLS, C_MIN, C_MAX = 0, 1, 2, 3, 4, 5, 6
 C_FLAGS, C_BOOK_DEPTH, C_SIZE, C_SHIFT = 7, 8, 9, 14
@@ -52,7 +54,7 @@ CTX_LEN = C_LOG + LOG_CAPACITY
 # frames: one row per ply below the root
 F_CUR, F_MASK, F_ALPHA, F_BETA, F_KEY, F_NEXT = 0, 1, 2, 3, 4, 5
 F_MOVES = 8  # up to 16 candidate moves, best last
-F_SCORES = 24  # their ordering scores
+F_SCORES = 24  # their sort keys (minus the threats each creates: decreasing, best last)
 FRAME_LEN = 40
 
 # option flags (ctx[C_FLAGS])
@@ -260,22 +262,18 @@ def enter(frames: np.ndarray, sp: int, moves: int, ctx: np.ndarray, table: np.nd
         if known != UNKNOWN:
             return known
 
-    # order the moves: most threats created first; ties keep the centre-first order
+    # order the moves: most threats created first; ties keep the centre-first order. The
+    # frame holds them best last (searched from the end), so the sort key is -threats.
     count = 0
     step = height + 1
     column = (1 << height) - 1
+    frame_moves = frames[sp, F_MOVES:F_SCORES]
+    frame_keys = frames[sp, F_SCORES:FRAME_LEN]
     for i in range(width - 1, -1, -1):
         move = possible & (column << (ctx[C_ORDER + i] * step))
         if move:
-            score = popcount(winning_cells(current | move, mask, height, board))
-            pos = count
-            while pos > 0 and frames[sp, F_SCORES + pos - 1] > score:
-                frames[sp, F_MOVES + pos] = frames[sp, F_MOVES + pos - 1]
-                frames[sp, F_SCORES + pos] = frames[sp, F_SCORES + pos - 1]
-                pos -= 1
-            frames[sp, F_MOVES + pos] = move
-            frames[sp, F_SCORES + pos] = score
-            count += 1
+            threats = popcount(winning_cells(current | move, mask, height, board))
+            count = insert_sorted(frame_moves, frame_keys, count, width, move, -threats)
 
     best = (entry >> 14) & 0x1F
     if best and ctx[C_FLAGS] & BEST_MOVE:

@@ -26,8 +26,10 @@ player 0. The same five ints ``(current, mask, moves, width, height)`` feed the 
 
 from __future__ import annotations
 
+import functools
+import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ...core import (
@@ -154,6 +156,7 @@ class ConnectFour(Game[Position, int]):
             symmetry=True,
             grid=(height, width),
             max_moves=self.cells,
+            playout=True,
         )
 
     # -- rules ---------------------------------------------------------------------------------
@@ -217,6 +220,13 @@ class ConnectFour(Game[Position, int]):
     @staticmethod
     def _written(move: Any) -> str:
         return str(move + 1) if isinstance(move, int) else repr(move)
+
+    def playout(self, state: Position, rng: random.Random) -> float:
+        """Uniformly random moves to the end, in numba (``playouts.random_playout``); the
+        result for player 0 (+1, 0 or -1), for MCTS."""
+        random_playout, seed_from = _playout_kernel()
+        result, _ = random_playout(*state, self.width, self.height, seed_from(rng))
+        return float(result if state.moves & 1 == 0 else -result)
 
     # -- notation ------------------------------------------------------------------------------
     def format_move(self, move: int) -> str:
@@ -318,3 +328,13 @@ class ConnectFour(Game[Position, int]):
         from ...core import replay
 
         return replay(self, self.split_moves(moves))[-1]
+
+
+@functools.cache
+def _playout_kernel() -> tuple[Callable, Callable]:
+    """The numba playout and the seeding of its generator, imported on the first playout: the
+    rules stay the pure-Python reference that the kernels are tested against."""
+    from ...native import seed_from
+    from .playouts import random_playout
+
+    return random_playout, seed_from

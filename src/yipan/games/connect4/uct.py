@@ -1,12 +1,12 @@
 """UCT for Connect Four entirely in numba: the tree in preallocated arrays, the playouts of
-``connect4.random_playout``.
+``playouts.random_playout``.
 
 The generic ``yipan.search.mcts`` spends most of an iteration in Python (selection over dicts
 of nodes), so fast playouts alone do not make it fast. Here the same algorithm (UCB1
 selection, one child expanded per iteration, a random playout, results backed up with their
 sign flipped at each ply) runs over arrays::
 
-    node i:  current[i], mask[i], moves[i]   its position (Pons' layout, see connect4.py)
+    node i:  current[i], mask[i], moves[i]   its position (Pons' layout, see rules.py)
              child[i, c]                     the node after playing column c, or -1
              visits[i], total[i]             results for the player who moved INTO node i
              result[i]                       UNKNOWN, or the finished game's result for
@@ -27,8 +27,9 @@ import numpy as np
 from numba import njit
 
 from ...core import Limit, SearchResult
+from ...native import random_below, seed_from
 from ...search.mcts import DEFAULT_EXPLORATION, MCTSStats
-from .playouts import _next_random, has_four, random_playout
+from .playouts import has_four, random_playout
 
 UNKNOWN = 2.0  # result[i] of a node whose game goes on
 MAX_NODES = 1_000_000  # about 100 MB of arrays; a search by time stops when the tree is full
@@ -52,6 +53,7 @@ def run_iterations(current, mask, moves, child, visits, total, result, size, ite
                    width, height, exploration, seed):
     """Run ``iterations`` UCT iterations on the tree of ``size`` nodes (the root is node 0);
     returns (new size, generator seed, iterations run): fewer if the arrays are full."""
+    state = np.uint64(seed)  # the generator's state (see yipan.native)
     stride = height + 1
     path = np.empty(width * height + 2, np.int64)
     untried = np.empty(width, np.int64)
@@ -70,8 +72,8 @@ def run_iterations(current, mask, moves, child, visits, total, result, size, ite
                     untried[count] = col
                     count += 1
             if count > 0:
-                seed, draw = _next_random(seed)
-                col = untried[int(draw % np.uint64(count))]
+                state, pick = random_below(state, count)
+                col = untried[pick]
                 column = ((1 << height) - 1) << (col * stride)
                 new_mask = mask[node] | (mask[node] + (1 << (col * stride)))
                 mine = current[node] | (new_mask & column & ~mask[node])
@@ -80,7 +82,7 @@ def run_iterations(current, mask, moves, child, visits, total, result, size, ite
                 current[new] = mine ^ new_mask
                 mask[new] = new_mask
                 moves[new] = moves[node] + 1
-                if has_four(mine, stride):
+                if has_four(mine, height):
                     result[new] = 1.0
                 elif moves[new] == width * height:
                     result[new] = 0.0
@@ -106,14 +108,14 @@ def run_iterations(current, mask, moves, child, visits, total, result, size, ite
         if result[node] != UNKNOWN:
             value = result[node]
         else:
-            outcome, seed = random_playout(current[node], mask[node], moves[node], width,
-                                           height, seed)
+            outcome, state = random_playout(current[node], mask[node], moves[node], width,
+                                            height, state)
             value = -float(outcome)  # the playout's result is for the side to move at node
         for i in range(length - 1, -1, -1):
             visits[path[i]] += 1
             total[path[i]] += value
             value = -value
-    return size, seed, done
+    return size, state, done
 
 
 def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: random.Random,
@@ -124,17 +126,17 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
     Moves are columns 0..width-1; the result is as ``yipan.search.mcts`` gives it (the most
     visited move, its mean result in [-1, 1] for the side to move, visits per move).
     """
-    if limit.nodes is None and limit.time is None:
-        raise ValueError("mcts needs a limit on iterations (Limit(nodes=...)) or time")
+    if limit.nodes is None and limit.time is None and limit.stop is None:
+        raise ValueError("mcts needs a limit on iterations (Limit(nodes=...)), time or stop")
     start = time.perf_counter()
     deadline = None if limit.time is None else start + limit.time
     budget = limit.nodes if limit.nodes is not None else 1 << 62
     capacity = min(budget, MAX_NODES) + 2
     tree = Connect4Tree(capacity, width)
     tree.current[0], tree.mask[0], tree.moves[0] = current, mask, moves
-    seed = np.uint64(rng.getrandbits(64) | 1)
+    seed = seed_from(rng)
     size, done = 1, 0
-    chunk = 2048 if deadline is not None else budget
+    chunk = 2048 if deadline is not None or limit.stop is not None else budget
     while done < budget:
         step = min(chunk, budget - done)
         size, seed, ran = run_iterations(
@@ -142,7 +144,8 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
             tree.result, size, step, width, height, exploration, seed)
         seed = np.uint64(seed)  # numba hands a uint64 back as a Python int: keep its type
         done += ran
-        if ran < step or (deadline is not None and time.perf_counter() >= deadline):
+        if ran < step or (deadline is not None and time.perf_counter() >= deadline) \
+                or limit.stopped():
             break
     elapsed = time.perf_counter() - start
     visits = {c: int(tree.visits[n]) for c in range(width) if (n := tree.child[0, c]) >= 0}

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...native import random_below
+
 U0 = np.uint64(0)
 U4 = np.uint64(4)
 U12 = np.uint64(12)
@@ -164,30 +166,21 @@ def expectimax_moves(board, depth, cutoff, tables, cache_keys, cache_depths, cac
 
 
 @njit(cache=True)
-def _next_random(seed):
-    """xorshift64*: a small generator of our own, so a kernel is seeded by its caller only."""
-    seed ^= seed >> np.uint64(12)
-    seed ^= seed << np.uint64(25)
-    seed ^= seed >> np.uint64(27)
-    return seed, (seed * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(11)
-
-
-@njit(cache=True)
 def spawn(board, seed):
-    """Put a 2 (probability 0.9) or a 4 on a uniformly random empty cell."""
-    empty = count_empty(board)
-    seed, draw = _next_random(seed)
-    target = draw % np.uint64(empty)
-    seed, draw = _next_random(seed)
-    exponent = np.uint64(2) if draw % np.uint64(10) == U0 else ONE_TILE
-    index = U0
+    """Put a 2 (probability 0.9) or a 4 on a uniformly random empty cell: two draws of
+    ``yipan.native``'s generator, the cell among the empty ones (in increasing order), then
+    the tile (a 4 when ``random_below(state, 10)`` is 0)."""
+    state, target = random_below(seed, count_empty(board))
+    state, tenth = random_below(state, 10)
+    exponent = np.uint64(2) if tenth == 0 else ONE_TILE
+    index = 0
     for cell in range(16):
         shift = np.uint64(4 * cell)
         if (board >> shift) & NIBBLE == U0:
             if index == target:
-                return board | (exponent << shift), seed
-            index += ONE_TILE
-    return board, seed
+                return board | (exponent << shift), state
+            index += 1
+    return board, state
 
 
 @njit(cache=True)
@@ -214,8 +207,7 @@ def random_playout(board, spawns, seed, left, right, score_left, score_right):
                 count += 1
         if count == 0:
             return score
-        state, draw = _next_random(state)
-        pick = draw % np.uint64(count)
+        state, pick = random_below(state, count)
         board = afters[pick]
         score += gains[pick]
         board, state = spawn(board, state)

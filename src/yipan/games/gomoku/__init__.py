@@ -2,9 +2,12 @@
 line shapes (``patterns``), an incrementally updated board (``board``), threat-space search
 (``threats``) and alpha-beta (``search``)."""
 
-from .kernel_cache import drop_stale_cache
+from pathlib import Path
+
+from ...native import drop_stale_cache
 from .rules import DEFAULT_SIZE, RULES, Gomoku, Stones
 
-drop_stale_cache()  # runs before any kernel module is imported (see kernel_cache)
+KERNEL_MODULES = ("patterns.py", "board.py", "context.py", "search.py", "threats.py")
+drop_stale_cache(Path(__file__).parent, KERNEL_MODULES)  # before any kernel module is imported
 
 __all__ = ["DEFAULT_SIZE", "RULES", "Gomoku", "Stones"]

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from ...core import HEURISTIC_LIMIT, WIN
+from ...native import insert_sorted
 from .board import EMPTY, L_FIVE, L_FOUR, L_OPEN_FOUR, Board, evaluate, find_level, place, remove
 from .context import (
     ABORTED,
@@ -87,17 +88,7 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
             score += 1 << 40
         elif q in (killer0, killer1):
             score += 1 << 30
-        if count == cap and score <= scores[count - 1]:
-            continue
-        i = count if count < cap else cap - 1
-        while i > 0 and scores[i - 1] < score:
-            moves[i] = moves[i - 1]
-            scores[i] = scores[i - 1]
-            i -= 1
-        moves[i] = q
-        scores[i] = score
-        if count < cap:
-            count += 1
+        count = insert_sorted(moves, scores, count, cap, q, score)
     return count
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...native import insert_sorted
 from .board import (
     EMPTY,
     L_FIVE,
@@ -69,14 +70,7 @@ def _threat_moves(board: Board, context: Context, attacker: int, ply: int, three
         if level < lowest or level == L_FIVE:
             continue
         score = level * 1_000_000 + board.value[attacker, q] + board.value[1 - attacker, q]
-        i = count
-        while i > 0 and scores[i - 1] < score:
-            moves[i] = moves[i - 1]
-            scores[i] = scores[i - 1]
-            i -= 1
-        moves[i] = q
-        scores[i] = score
-        count += 1
+        count = insert_sorted(moves, scores, count, moves.shape[0], q, score)
     return count
 
 
