@@ -140,9 +140,10 @@ def cache_dir(package: Path) -> Path:
     the guard cannot write its digest there and leaves that cache alone.
     """
     folder = os.path.abspath(package)
-    if numba.config.CACHE_DIR:
+    cache_dir = getattr(numba.config, "CACHE_DIR", "")  # set from NUMBA_CACHE_DIR
+    if cache_dir:
         hashed = hashlib.sha1(folder.encode()).hexdigest()
-        return Path(numba.config.CACHE_DIR, f"{os.path.basename(folder)}_{hashed}")
+        return Path(cache_dir, f"{os.path.basename(folder)}_{hashed}")
     return Path(folder, "__pycache__")
 
 

@@ -90,7 +90,7 @@ def test_the_sum_is_won_exactly_when_the_xor_is_not_zero(components):
 @given(st.lists(component, min_size=1, max_size=4))
 def test_winning_moves_of_a_sum_are_exactly_the_moves_to_lost_positions(components):
     moves = winning_moves(components, step_options)
-    found = {(m.index, m.position) for m in moves}
+    found = {(m.component, m.position) for m in moves}
     expected = set()
     memo: dict = {}
     for i, p in enumerate(components):

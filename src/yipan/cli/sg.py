@@ -85,9 +85,11 @@ def run_sg(args: argparse.Namespace) -> int:
     if command == "period":
         return _period(args)
     from ..impartial import GrundyRule, OctalRule, SubtractionRule
+    from ..impartial.rules import HeapRule
 
     if not 0 <= args.upto <= LARGEST_TABLE:
         raise UsageError(f"--upto must be from 0 to {LARGEST_TABLE:,}, got {args.upto}")
+    rule: HeapRule
     if command == "octal":
         rule = OctalRule(args.code)
         if args.upto >= LARGEST_UNPROVED_OCTAL and not rule.periodicity().proved:
@@ -150,6 +152,7 @@ def _period(args: argparse.Namespace) -> int:
         raise UsageError("yipan sg period: give an octal code or --subtract S (one of them)")
     if args.bound is not None and args.bound < 2:
         raise UsageError(f"--bound must be at least 2, got {args.bound}")
+    rule: OctalRule | SubtractionRule
     if args.code is not None:
         rule = OctalRule(args.code)
         theorem = ("the window argument" if rule.most_parts <= 1

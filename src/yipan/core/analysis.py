@@ -66,8 +66,8 @@ class Analysis:
     value: float | None
     outcome: int | None = None  # +1 / 0 / -1 for the side to move, when proven
     pv: tuple = ()
-    move_values: Mapping[Hashable, float | None] = field(default_factory=_frozen)
-    move_outcomes: Mapping[Hashable, int] = field(default_factory=_frozen)
+    move_values: Mapping[Any, float | None] = field(default_factory=_frozen)
+    move_outcomes: Mapping[Any, int] = field(default_factory=_frozen)
     depth: int = 0
     exact: bool = False
     scale: str = "minimax"

@@ -34,7 +34,6 @@ from types import MappingProxyType
 from typing import Any
 
 from .analysis import Analysis
-from .game import Game
 from .player import Player
 from .results import Limit
 
@@ -85,9 +84,11 @@ class BookReport:
     seconds: float
 
 
-MakeAI = Callable[[Game, str, random.Random, "float | None"], Player]
-Analyze = Callable[[Game, Any, AnalysisRequest], Analysis]
-BuildBook = Callable[[Game, BookRequest], BookReport]
+# The game is typed Any: each game's hooks receive the game they were registered for (a
+# ConnectFour, a Gomoku...), which a Callable over the base Game would not accept.
+MakeAI = Callable[[Any, str, random.Random, "float | None"], Player]
+Analyze = Callable[[Any, Any, AnalysisRequest], Analysis]
+BuildBook = Callable[[Any, BookRequest], BookReport]
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,6 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .game import Game
 from .results import SearchResult
 
 LEVELS = ("perfect", "medium", "easy")
@@ -27,11 +26,13 @@ class Choice:
 
 
 class Player(Protocol):
-    """Chooses a move: ``choose(game, state)`` for the side to move at ``state``."""
+    """Chooses a move: ``choose(game, state)`` for the side to move at ``state``.
+
+    ``game`` is typed Any: a game's own player takes its own game class (``ConnectFour``)."""
 
     name: str
 
-    def choose(self, game: Game, state: Any) -> Choice: ...
+    def choose(self, game: Any, state: Any) -> Choice: ...
 
 
 def check_level(level: str) -> str:

@@ -124,7 +124,7 @@ class SearchResult:
     move: Hashable | None
     value: float
     pv: tuple = ()
-    move_values: Mapping[Hashable, float] = field(default_factory=lambda: MappingProxyType({}))
+    move_values: Mapping[Any, float] = field(default_factory=lambda: MappingProxyType({}))
     depth: int = 0
     exact: bool = False
     stats: SearchStats = SearchStats()

@@ -23,7 +23,7 @@ def nim_sum(values: Iterable[int]) -> int:
 class SumMove(NamedTuple):
     """Move component ``index`` of a sum to ``position``."""
 
-    index: int
+    component: int  # which component of the sum (from 0)
     position: Hashable
 
 
@@ -47,7 +47,7 @@ def winning_moves(components: Sequence[Hashable],
     total = nim_sum(values)
     if total == 0:
         return []
-    moves = []
+    moves: list[SumMove] = []
     for index, (component, component_value) in enumerate(zip(components, values, strict=True)):
         target = component_value ^ total  # may exceed the component's value: look anyway
         moves.extend(SumMove(index, option) for option in options(component)

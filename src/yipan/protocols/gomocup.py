@@ -21,11 +21,14 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..core.text import quote, read_int
 from ..core.version import VERSION
 from ..games.gomoku.rules import MAX_SIZE, MIN_SIZE
+
+if TYPE_CHECKING:  # the engine loads its kernels: imported when a board is made
+    from ..games.gomoku.engine import Engine
 
 ABOUT = f'name="yipan", version="{VERSION}", author="yipan", country="-"'
 DEFAULT_TURN_SECONDS = 5.0
@@ -52,7 +55,7 @@ class Brain:
     def __init__(self, *, max_depth: int = 64, threats: bool = True) -> None:
         self.max_depth = max_depth  # a weaker brain for matches (the benchmark's)
         self.threats = threats
-        self.engine = None
+        self.engine: Engine | None = None
         self.size = 0
         self.rule = "freestyle"
         self.colour = 0  # the brain's colour on the engine's board (0 moves first)
@@ -138,11 +141,12 @@ class Brain:
         if not (0 <= x < self.size and 0 <= y < self.size) or field not in (1, 2, 3):
             return [f"ERROR board line {quote(text)} is off the board or has no field 1, 2 "
                     "or 3"]
+        assert self.board_lines is not None  # (in board mode)
         self.board_lines.append((x, y, field))
         return []
 
     def _load_board(self, stones: list[tuple[int, int, int]]) -> list[str]:
-        engine = self.engine
+        engine = self._need_board()
         own = sum(1 for _, _, field in stones if field == 1)
         other = len(stones) - own
         self.colour = 1 if other == own + 1 else 0
@@ -211,17 +215,18 @@ class Brain:
     def _new_engine(self, keep_stones: bool = False) -> None:
         from ..games.gomoku.engine import Engine
 
-        stones = []
+        stones: list[tuple[int, int]] = []
         if keep_stones and self.engine is not None:
             engine = self.engine
             stones = [(p, int(engine.board.cells[engine.cell(p)]) - 1) for p in engine.moves]
         memory = 64 << 20 if self.max_memory <= 0 else max(1 << 16, self.max_memory // 4)
-        self.engine = Engine(self.size, self.rule, memory_bytes=memory)
-        self.engine.warm_up()  # load every kernel now, not on the clock of the first move
+        engine = Engine(self.size, self.rule, memory_bytes=memory)
+        engine.warm_up()  # load every kernel now, not on the clock of the first move
         for point, colour in stones:
-            self.engine.play(point, colour)
+            engine.play(point, colour)
+        self.engine = engine
 
-    def _need_board(self):
+    def _need_board(self) -> Engine:
         if self.engine is None:
             raise ProtocolError("no board yet: send START first")
         return self.engine
@@ -243,14 +248,14 @@ class Brain:
         if left is None and self.timeout_match is not None:
             left = self.timeout_match
         if left is not None:
-            empty = self.size * self.size - len(self.engine.moves)
+            empty = self.size * self.size - len(self._need_board().moves)
             moves_to_come = max(8, min(30, empty // 4))
             share = left / moves_to_come
             budget = min(budget, share - min(SAFETY_SECONDS, share / 4))
         return max(0.01, budget * 0.9)
 
     def _think(self) -> str:
-        engine = self.engine
+        engine = self._need_board()
         if len(engine.moves) == self.size * self.size:
             raise ProtocolError("the board is full")
         engine.side = self.colour

@@ -134,6 +134,7 @@ class _Search:
                flag: int = EXACT, **details: Any) -> None:
         """Send one event to the trace (only called when there is one): ``flag`` says whether
         ``value`` is exact or a bound, as in the table."""
+        assert self.trace is not None
         self.trace(TraceEvent(kind, ply, path, self.game.to_move(state) == self.root_player,
                               value, lower=flag == LOWER, upper=flag == UPPER, **details))
 
@@ -173,6 +174,7 @@ class _Search:
         Returns ``(value or None, alpha, beta, key, table move)``."""
         game = self.game
         trace = self.trace
+        value: float
         outcome = game.outcome(state)
         if outcome is not None:
             value = 0 if outcome.winner is None else (
@@ -181,8 +183,8 @@ class _Search:
                 self.report("value", state, ply, path, value, terminal=True, window=window)
             return value, alpha, beta, None, None
         if self.bounds:
-            low, high = game.value_bounds(state)
-            low, high = from_table(low, ply), from_table(high, ply)
+            game_low, game_high = game.value_bounds(state)
+            low, high = from_table(game_low, ply), from_table(game_high, ply)
             if high <= alpha or low >= beta or low == high:
                 value = high if high <= alpha else low
                 if trace:
@@ -218,17 +220,17 @@ class _Search:
         if entry is None:
             return None, alpha, beta, key, None
         if entry.depth >= depth:
-            value = from_table(entry.value, ply)
+            stored = from_table(entry.value, ply)
             flag = entry.flag
-            if (flag == EXACT or (flag == LOWER and value >= beta)
-                    or (flag == UPPER and value <= alpha)):
+            if (flag == EXACT or (flag == LOWER and stored >= beta)
+                    or (flag == UPPER and stored <= alpha)):
                 self.tt_hits += 1
                 if entry.depth < EXACT_DEPTH:
                     self.horizon_leaves += 1  # the stored value rests on a heuristic
                 if trace:
-                    self.report("value", state, ply, path, value, flag, table=True,
+                    self.report("value", state, ply, path, stored, flag, table=True,
                                 window=window)
-                return value, alpha, beta, key, entry.move
+                return stored, alpha, beta, key, entry.move
         return None, alpha, beta, key, entry.move
 
     def expand(self, state: Any, depth: int, ply: int, alpha: float, beta: float, path: tuple,
@@ -275,6 +277,7 @@ class _Search:
         """Keep a searched node's result; one whose subtree met no heuristic leaf (no new
         horizon leaf since ``horizon_before``) holds at any depth."""
         searched = depth if self.horizon_leaves != horizon_before else EXACT_DEPTH
+        assert self.tt is not None
         self.tt.put(key, searched, flag, to_table(value, ply), move)
 
     def root(self, state: Any, depth: int, analysis: bool) -> tuple[Any, float, dict]:
@@ -362,7 +365,8 @@ def search_to_depth(game: Game, state: Any, depth: int | None, *, tt: Transposit
     full_depth = MAX_PLY if depth is None else depth
     if game.outcome(state) is not None or full_depth == 0:
         value = search.negamax(state, full_depth, 0, -INFINITY, INFINITY, ())
-        pv, move_values = (), {}
+        pv: tuple = ()
+        move_values: dict[Any, float] = {}
     else:
         pv, value, move_values = search.root(state, full_depth, analysis)
         search.trace = None

@@ -245,6 +245,7 @@ class _Search:
                          + exploration * math.sqrt(log_visits / child.visits))
                 if score > best_score:
                     best, best_score = child, score
+            assert best is not None  # a node being selected through has children
             return best
         held = node.lower if sign == 1 else -node.upper
         best, best_score = None, -math.inf

@@ -5,7 +5,8 @@ The score prefers faster wins: a win ``ply`` half-moves from the root is ``WIN -
 heuristics). With ``depth`` set, positions at that depth are scored by the game's heuristic,
 rounded and clamped strictly inside ``HEURISTIC_LIMIT`` (``clamp_heuristic``) so that no
 heuristic is ever read as a win or a loss. Nothing is pruned: this is the baseline that every
-faster search must agree with.
+faster search must agree with. A ``limit`` (nodes, seconds, a stop flag) ends it with
+``SearchAborted`` rather than a partial answer: minimax has no "best so far".
 """
 
 from __future__ import annotations
@@ -15,7 +16,18 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
-from ..core import HEURISTIC_LIMIT, WIN, Game, SearchResult, SearchStats, require
+from ..core import (
+    HEURISTIC_LIMIT,
+    INFINITY,
+    WIN,
+    Budget,
+    Game,
+    Limit,
+    SearchAborted,
+    SearchResult,
+    SearchStats,
+    require,
+)
 from .trace import Trace, TraceEvent
 
 HEURISTIC_MAX = HEURISTIC_LIMIT - 1  # the largest heuristic value: beyond the limit lie wins
@@ -30,18 +42,23 @@ def clamp_heuristic(value: float) -> int:
 
 def minimax(game: Game, state: Any, *, depth: int | None = None,
             evaluate: Callable[[Any], float] | None = None,
-            trace: Trace | None = None) -> SearchResult:
+            trace: Trace | None = None, limit: Limit | None = None) -> SearchResult:
     """Plain minimax. ``value`` and ``move_values`` are from the root side to move."""
     require(game, two_player_zero_sum=True, no_chance=True, algorithm="minimax")
     root_player = game.to_move(state)
     heuristic_of = evaluate or (game.evaluate if game.info.heuristic else None)
     nodes = 0
     used_heuristic = False
+    budget = Budget(limit)
 
     def value(s: Any, ply: int, path: tuple) -> tuple[float, tuple]:
         """The minimax value of ``s`` for the root player, and the line that achieves it."""
         nonlocal nodes, used_heuristic
         nodes += 1
+        if budget.limited:
+            budget.nodes = nodes
+            if budget.exhausted():
+                raise SearchAborted("the limit ran out before minimax finished")
         maximizing = game.to_move(s) == root_player
         if trace:
             trace(TraceEvent("node", ply, path, maximizing))
@@ -60,10 +77,11 @@ def minimax(game: Game, state: Any, *, depth: int | None = None,
             if trace:
                 trace(TraceEvent("value", ply, path, maximizing, heuristic, horizon=True))
             return score, ()
-        best, best_line = None, ()
+        best: float = -INFINITY if maximizing else INFINITY
+        best_line: tuple = ()
         for move in game.legal_moves(s):
             child_value, line = value(game.play(s, move), ply + 1, (*path, move))
-            if best is None or (child_value > best if maximizing else child_value < best):
+            if not best_line or (child_value > best if maximizing else child_value < best):
                 best, best_line = child_value, (move, *line)
         if trace:
             trace(TraceEvent("value", ply, path, maximizing, best if maximizing else -best))
@@ -78,11 +96,11 @@ def minimax(game: Game, state: Any, *, depth: int | None = None,
         nodes += 1
         if trace:
             trace(TraceEvent("node", 0, (), True))
-        root_value, pv = None, ()
+        root_value, pv = -INFINITY, ()
         for move in game.legal_moves(state):
             child_value, line = value(game.play(state, move), 1, (move,))
             move_values[move] = child_value
-            if root_value is None or child_value > root_value:
+            if not pv or child_value > root_value:
                 root_value, pv = child_value, (move, *line)
         if trace:
             trace(TraceEvent("value", 0, (), True, root_value))

@@ -26,6 +26,7 @@ The contract, over the Game protocol alone::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..core import CHANCE, Game
@@ -85,6 +86,7 @@ def _counter(game: Game) -> Any:
     def count_with_chance(state: Any, depth: int) -> int:
         if depth == 0:
             return 1
+        edges: Sequence[Any]
         if to_move(state) == CHANCE:
             edges = [outcome for outcome, _ in chance_outcomes(state)]
         else:

@@ -110,7 +110,7 @@ class TracePrinter:
     def _score(event: TraceEvent) -> str:
         """The event's value from MAX's side: a MIN node's negamax value is negated, and its
         bounds turn round with it (MIN failing high is MAX's ``<=``)."""
-        value = event.value if event.maximizing else -event.value
+        value = _root_view(event)
         at_least = event.lower if event.maximizing else event.upper
         at_most = event.upper if event.maximizing else event.lower
         relation = ">= " if at_least else "<= " if at_most else ""
@@ -120,17 +120,16 @@ class TracePrinter:
         # MAX cuts off when its value reaches beta (MIN has a better line elsewhere); MIN when
         # the value falls to alpha: both said from MAX's side, so MIN's window is turned round
         if event.maximizing:
-            test = f"{event.value:+g} >= beta {event.beta:+g}"
+            test = f"{_root_view(event):+g} >= beta {event.beta:+g}"
         else:
-            test = f"{-event.value:+g} <= alpha {-event.beta:+g}"
+            test = f"{_root_view(event):+g} <= alpha {-(event.beta or 0):+g}"
         print(f"{'  ' * (event.ply + 1)}cut-off at {self._path(event.path)}: {test}, "
               f"{event.pruned} move(s) pruned", file=self.out)
 
     def _value(self, event: TraceEvent) -> None:
         score = self._score(event)
         if event.terminal:
-            root_view = event.value if event.maximizing else -event.value
-            note = f"terminal: {describe_value(root_view)} for MAX"
+            note = f"terminal: {describe_value(_root_view(event))} for MAX"
         elif event.horizon:
             note = "horizon: heuristic"
         elif event.table:
@@ -150,3 +149,9 @@ class TracePrinter:
             if not score.startswith((">", "<")):
                 score = f"= {score}"
             print(f"{'  ' * event.ply}{score} {self._path(event.path)}{label}", file=self.out)
+
+
+def _root_view(event: TraceEvent) -> float:
+    """The event's value from MAX's side (a MIN node's negamax value, negated)."""
+    value = event.value if event.value is not None else 0.0
+    return value if event.maximizing else -value

@@ -30,7 +30,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..core import (
     CapabilityError,
@@ -286,15 +286,15 @@ class BodyLimit:
                     {"error": f"request body over {self.max_bytes} bytes"}, status_code=413)
                 await response(scope, receive, send)
                 return
-        first = {"type": "http.request", "body": bytes(body), "more_body": False}
+        first: Message = {"type": "http.request", "body": bytes(body), "more_body": False}
         await self.app(scope, _replay([first], receive), send)
 
 
-def _replay(messages: list[dict[str, Any]], receive: Receive) -> Receive:
+def _replay(messages: list[Message], receive: Receive) -> Receive:
     """A ``receive`` that gives ``messages`` first, then reads on (for the disconnect)."""
     pending = list(messages)
 
-    async def replayed() -> dict[str, Any]:
+    async def replayed() -> Message:
         return pending.pop(0) if pending else await receive()
 
     return replayed

@@ -36,7 +36,7 @@ class AnalyzeRequest(StateRequest):
     """A search of a position: which engine, how long, and whether to value every move."""
 
     engine: str = Field("alphabeta", max_length=32)
-    limit: LimitRequest = Field(default_factory=LimitRequest)
+    limit: LimitRequest = Field(default_factory=lambda: LimitRequest.model_validate({}))
     analysis: bool = False
     level: str | None = Field(None, max_length=32)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)

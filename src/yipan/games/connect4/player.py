@@ -14,6 +14,7 @@ import time as clock
 from types import MappingProxyType
 
 from ...core import WIN, Choice, Limit, Player, SearchResult, SearchStats
+from ...search.mcts import MCTSStats
 from ...search.players import SearchPlayer
 from .book import OpeningBook, shipped_book
 from .rules import ConnectFour, Position
@@ -128,6 +129,7 @@ class ConnectFourPlayer:
         result = mcts_connect4(state.current, state.mask, state.moves,
                                limit=Limit(time=remaining), rng=self.rng,
                                width=game.width, height=game.height)
+        assert isinstance(result.stats, MCTSStats)
         visits = result.stats.visits
         safe = game.non_losing_moves(state) or game.legal_moves(state)
         move = max(safe, key=lambda col: (visits.get(col, 0), col == result.move))

@@ -22,6 +22,7 @@ import math
 import random
 import time
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -155,7 +156,8 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
     tied = [c for c, v in visits.items() if v == most]
     move = rng.choice(tied) if tied else None
     return SearchResult(
-        move=move, value=values.get(move, 0.0), pv=(move,) if move is not None else (),
-        move_values=MappingProxyType(values), depth=1, exact=False,
+        move=move, value=values[move] if move is not None else 0.0,
+        pv=(move,) if move is not None else (), move_values=MappingProxyType(values),
+        depth=1, exact=False, scale="mean",
         stats=MCTSStats(nodes=int(tree.visits[0]), elapsed=elapsed,
-                        visits=MappingProxyType(visits), tree_size=size), scale="mean")
+                        visits=MappingProxyType(dict[Any, int](visits)), tree_size=size))

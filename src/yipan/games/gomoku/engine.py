@@ -306,6 +306,7 @@ class Engine:
             count = generate(board, self.context, me, 0, -1)
             fallback = self.point(self.context.moves[0, 0]) if count else self.any_empty()
             return decided(fallback, "search", 0)
+        assert isinstance(result.move, int)  # a completed search of an unfinished game
         return Decision(result.move, "search", result)
 
     def moves_stopping_vcf(self, me: int, seconds: float | None) -> list[int]:

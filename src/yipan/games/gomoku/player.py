@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ...core import Choice, GameOptionError
-from .engine import Engine
+from .engine import Decision, Engine
 from .rules import Gomoku, Stones
 
 # level: (seconds per move unless given, deepest search, threat-space search, random share)
@@ -29,7 +29,7 @@ class EnginePlayer:
         self.rng = rng or random.Random()
         self.engine = Engine(game.size, game.rule, memory_bytes)
         self.name = f"yipan gomoku ({level})"
-        self.last_decision = None
+        self.last_decision: Decision | None = None
 
     def choose(self, game: Gomoku, state: Stones) -> Choice:
         engine = self.engine

@@ -234,7 +234,7 @@ class TicTacToe(Game[Board, int]):
         """
         first, second = state
         weights = self._weights
-        score = 0
+        score: float = 0
         for line in self.lines:
             a, b = first & line, second & line
             if a and not b:
