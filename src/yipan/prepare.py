@@ -2,31 +2,58 @@
 
 numba compiles a kernel on its first call and keeps the machine code in a cache on disk, so the
 first run on a machine pays for compilation (tens of seconds for Gomoku) and later runs only
-load it (well under a second a game). Either way it must not happen inside a move's time:
-front ends call ``prepare_engines`` (or a game's ``prepare`` hook) before they start a clock.
+load it (about a second). Either way it must not happen inside a move's time: front ends call
+``prepare_for`` (or ``prepare_engines``) before they start a clock. When preparing takes more
+than a moment, the user is told what is happening, and then how long it took.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from .core import game_spec, list_games
+from .core import Game, game_spec, get_game, list_games
+
+Say = Callable[[str], None]
+ANNOUNCE_AFTER = 2.0  # seconds: a warm cache loads faster than this and is not announced
 
 
-def prepare_game(name: str) -> float:
-    """Run a game's ``prepare`` hook; returns the seconds it took (0 when it has none)."""
-    hooks = game_spec(name).load_hooks()
+def prepare_for(game: Game, say: Say | None = None) -> float:
+    """Run the game's ``prepare`` hook; returns the seconds it took (0 when it has none).
+
+    If it is still running after ``ANNOUNCE_AFTER`` seconds (numba is compiling: the first
+    run on this machine), ``say`` gets a line saying so, and another with the time taken."""
+    hooks = game_spec(game.info.name).load_hooks()
     if hooks.prepare is None:
         return 0.0
+    announced = threading.Event()
+
+    def announce() -> None:
+        announced.set()
+        if say is not None:
+            say(f"preparing the {game.info.title} engine: numba compiles its kernels the first "
+                "time they run on a machine (up to a minute), then keeps them...")
+
+    timer = threading.Timer(ANNOUNCE_AFTER, announce)
+    timer.daemon = True
     start = time.perf_counter()
-    hooks.prepare()
-    return time.perf_counter() - start
+    timer.start()
+    try:
+        hooks.prepare(game)
+    finally:
+        timer.cancel()
+    seconds = time.perf_counter() - start
+    if announced.is_set() and say is not None:
+        say(f"ready in {seconds:.1f} s (later runs load the compiled kernels in about a "
+            "second)")
+    return seconds
 
 
-def prepare_engines(names: Iterable[str] | None = None) -> dict[str, float]:
-    """Prepare every game (or those named), each set of hooks once (the heap games share
-    theirs): seconds per game that has kernels."""
+def prepare_engines(names: Iterable[str] | None = None, say: Say | None = None
+                    ) -> dict[str, float]:
+    """Prepare every game (or those named) with its default options, each set of hooks once
+    (the heap games share theirs): seconds per game that has kernels."""
     seconds = {}
     done: set[int] = set()
     for name in names if names is not None else list_games():
@@ -34,5 +61,5 @@ def prepare_engines(names: Iterable[str] | None = None) -> dict[str, float]:
         if hooks.prepare is None or id(hooks) in done:
             continue
         done.add(id(hooks))
-        seconds[name] = prepare_game(name)
+        seconds[name] = prepare_for(get_game(name), say)
     return seconds

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core import CommandOption, Game, GameHooks, GameSpec, YipanError, game_spec, get_game
 from ..core.text import quote, read_int
+from ..prepare import prepare_for
 
 
 class UsageError(YipanError, ValueError):
@@ -146,7 +147,15 @@ def start_game_command(command: str, argv: Sequence[str], help_text: str,
     """Parse ``yipan COMMAND GAME ...`` and make the game; returns the arguments, the game
     and its hooks."""
     spec, args, hooks = parse_game_command(command, argv, help_text, add_arguments)
-    return args, game_from_args(spec, args, args.game_name), hooks
+    game = game_from_args(spec, args, args.game_name)
+    if command in PREPARED_COMMANDS:
+        # compiled kernels loaded now, never on a move's clock; a first run says so
+        prepare_for(game, say=lambda line: print(f"yipan: {line}", file=sys.stderr, flush=True))
+    return args, game, hooks
+
+
+PREPARED_COMMANDS = ("play", "analyze", "solve", "watch")
+"""The commands that run a game's engine, whose kernels are prepared before they start."""
 
 
 def _names() -> list[str]:

@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "yipan.cli.watch",
     "yipan.cli.gomocup",
     "yipan.cli.book",
+    "yipan.cli.prepare",
     "yipan.cli.perft",
 )
 

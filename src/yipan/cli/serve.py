@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from ..web import create_app
 
     print("yipan: preparing the engines (the first run on a machine compiles their kernels, "
-          "up to a minute)...", end="", flush=True)
+          "up to a few minutes; later runs take seconds)...", end="", flush=True)
     started = time.perf_counter()
     prepare_engines()
     print(f" ready in {time.perf_counter() - started:.1f} s", flush=True)

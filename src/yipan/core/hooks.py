@@ -15,7 +15,7 @@ that listing the games imports none of them.
         ``yipan solve``: the position's proven value, by the game's own solver
     build_book(game, request) -> BookReport
         ``yipan book build``, when the game has a builder of its own
-    prepare() -> None
+    prepare(game) -> None
         load the game's compiled kernels (numba compiles them the first time on a machine),
         so that no clock is running while it happens: the CLI, the web workers and the
         protocols call it before they start timing a move
@@ -99,7 +99,7 @@ class GameHooks:
     analyze: Analyze | None = None
     solve: Analyze | None = None
     build_book: BuildBook | None = None
-    prepare: Callable[[], None] | None = None
+    prepare: Callable[[Any], None] | None = None
     options: tuple[CommandOption, ...] = ()
 
     def options_for(self, command: str) -> tuple[CommandOption, ...]:

@@ -188,7 +188,7 @@ class _Search:
     def iterate(self, root: Node) -> None:
         node = root
         path = [root]
-        while node.terminal_result is None and not node.proven:
+        while node.terminal_result is None and node.lower != node.upper:  # (not proven)
             if node.mover == CHANCE:
                 outcome = self.rng.choices(node.outcomes, cum_weights=node.weights)[0]
                 child = node.children.get(outcome)
@@ -239,10 +239,16 @@ class _Search:
         log_visits = math.log(node.visits)
         exploration = self.exploration
         if not self.solver:  # the plain UCB1 loop: no bounds to respect
+            # Q + c * sqrt(ln N / n), written as Q + (c * sqrt(ln N)) / sqrt(n): the hottest
+            # loop of the search, so the constant part is computed once per node
+            bonus = exploration * math.sqrt(log_visits)
+            sqrt = math.sqrt
             best, best_score = None, -math.inf
             for child in node.children.values():
-                score = (self.value_for(child, sign)
-                         + exploration * math.sqrt(log_visits / child.visits))
+                visits = child.visits
+                mean = (self.value_for(child, sign) if self.one_player
+                        else sign * child.total / visits)
+                score = mean + bonus / sqrt(visits)
                 if score > best_score:
                     best, best_score = child, score
             assert best is not None  # a node being selected through has children

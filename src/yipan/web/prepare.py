@@ -14,5 +14,5 @@ import time
 from ..prepare import prepare_engines
 
 started = time.perf_counter()
-PREPARED = prepare_engines()
+PREPARED = prepare_engines()  # every game with its default options
 SECONDS = time.perf_counter() - started

@@ -97,15 +97,16 @@ def build_book(game: ConnectFour, request: BookRequest) -> BookReport:
     return BookReport(request.path, report.positions, report.seconds)
 
 
-def prepare() -> None:
+def prepare(game: ConnectFour) -> None:
     """The solver (with the book) and the tree search, each run once on a small task."""
     import random
 
     from ...core import Limit
     from .uct import mcts_connect4
 
-    make_solver(7, 6, True)
-    mcts_connect4(0, 0, 0, limit=Limit(nodes=64), rng=random.Random(0))
+    make_solver(game.width, game.height, True)
+    mcts_connect4(0, 0, 0, limit=Limit(nodes=64), rng=random.Random(0),
+                  width=game.width, height=game.height)
 
 
 HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, build_book=build_book,

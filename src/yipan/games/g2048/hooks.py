@@ -20,9 +20,8 @@ def analyze(game: G2048, state: Any, request: AnalysisRequest) -> Analysis:
         "score": state.score, "max_tile": max_tile(state.board)})
 
 
-def prepare() -> None:
+def prepare(game: G2048) -> None:
     """Expectimax and the playouts, each run once on a small board."""
-    game = G2048()
     state = game.start(random.Random(0))
     ExpectimaxPlayer(depth=1).analyse(state)
     game.playout(state, random.Random(0))

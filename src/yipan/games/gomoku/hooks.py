@@ -67,8 +67,8 @@ def analyze(game: Gomoku, state: Stones, request: AnalysisRequest) -> Analysis:
     return Analysis.from_search(decision.result, "yipan gomoku engine", extra=extra)
 
 
-def prepare() -> None:
-    Engine(9, memory_bytes=1 << 20).warm_up()
+def prepare(game: Gomoku) -> None:
+    Engine(game.size, game.rule, memory_bytes=1 << 20).warm_up()
 
 
 HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, prepare=prepare)

@@ -45,11 +45,10 @@ def analyze(game: Any, state: Any, request: AnalysisRequest) -> Analysis:
                "winning_moves": [game.format_move(m) for m in winning]})
 
 
-def prepare() -> None:
-    """The Grundy-table kernels of each kind of rule, on small tables."""
-    from ...impartial.rules import GrundyRule, OctalRule, SubtractionRule
-
-    for rule in (OctalRule("0.77"), OctalRule("4.7"), SubtractionRule("1,3,4"), GrundyRule()):
+def prepare(game: Any) -> None:
+    """The Grundy-table kernel of the game's rule (Nim and Wythoff's game need none)."""
+    rule = getattr(game, "rule", None)
+    if rule is not None:
         rule.table(64)
 
 

@@ -1,0 +1,70 @@
+"""Cold and warm first moves: how long a user waits the first time on a machine, and after.
+
+    python benchmarks/first_move.py [--rounds 1]
+
+Each command runs twice in a fresh numba cache folder (``NUMBA_CACHE_DIR``): the first run
+compiles the kernels (cold), the second loads them (warm). The command's whole wall time is
+printed, with the time its preparation took (the line ``ready in N s`` on stderr when it was
+announced), and whether the cold and the warm runs gave the same answer: searches are bounded
+by nodes, so a machine's speed, or a compilation, cannot change an answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+COMMANDS = [
+    ("gomoku", ["analyze", "gomoku", "h8", "i9", "--nodes", "100000", "--json"]),
+    ("connect4", ["analyze", "connect4", "44455554221", "--json"]),
+    ("connect4 player", ["analyze", "connect4", "4", "--ai", "player", "--nodes", "200000",
+                         "--json"]),
+    ("2048", ["analyze", "2048", "2@a1", "2@b1", "--json"]),
+    ("kayles", ["analyze", "kayles", "40", "--json"]),
+    ("tictactoe", ["analyze", "tictactoe", "--json"]),
+]
+
+
+def run(arguments: list[str], cache: str) -> tuple[float, float | None, str]:
+    """(wall seconds, preparation seconds if announced, the answer's move)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(SRC)}
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "yipan", *arguments], capture_output=True,
+                          text=True, env=env, timeout=900)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(arguments)} failed: {done.stderr.strip()[:300]}")
+    ready = re.search(r"ready in ([0-9.]+) s", done.stderr)
+    move = json.loads(done.stdout.strip().splitlines()[-1]).get("move")
+    return wall, float(ready.group(1)) if ready else None, str(move)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1, help="cold/warm pairs per command")
+    args = parser.parse_args()
+    print(f"{'command':<18} {'cold s':>8} {'(compile)':>10} {'warm s':>8} {'(load)':>8}  "
+          "same answer")
+    for name, arguments in COMMANDS:
+        for _ in range(args.rounds):
+            with tempfile.TemporaryDirectory(prefix="yipan-cold-") as cache:
+                cold, compiled, cold_move = run(arguments, cache)
+                warm, loaded, warm_move = run(arguments, cache)
+            print(f"{name:<18} {cold:8.1f} {compiled or 0:10.1f} {warm:8.1f} {loaded or 0:8.1f}"
+                  f"  {'yes' if cold_move == warm_move else f'NO: {cold_move} / {warm_move}'}")
+    print("(compile) and (load): the preparation the command announced (0: under 2 s, "
+          "not announced)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

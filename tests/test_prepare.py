@@ -1,0 +1,69 @@
+"""Engines prepared before any clock: a slow first preparation is announced, with its time;
+a quick one is silent; every game's hook runs."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import yipan.prepare as prepare
+from yipan import Game, GameInfo, GameSpec, Outcome, register_game
+from yipan.cli.main import main
+from yipan.core import GameHooks
+
+
+class Slow(Game):
+    info = GameInfo(name="slow-to-prepare", title="Slow")
+
+    def initial_state(self):
+        return 0
+
+    def to_move(self, s):
+        return 0
+
+    def legal_moves(self, s):
+        return []
+
+    def play(self, s, m):
+        return s
+
+    def outcome(self, s):
+        return Outcome(None)
+
+
+def test_a_slow_preparation_is_announced_and_timed(monkeypatch):
+    started = threading.Event()
+    release = threading.Event()
+
+    def slow_hook(game):  # stands for numba compiling: it finishes once it was announced
+        started.set()
+        release.wait(10)
+
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        release.set()
+
+    register_game(GameSpec(name="slow-to-prepare", title="Slow", factory=Slow,
+                           hooks=GameHooks(prepare=slow_hook)))
+    monkeypatch.setattr(prepare, "ANNOUNCE_AFTER", 0.05)
+    seconds = prepare.prepare_for(Slow(), say)
+    assert started.is_set() and seconds > 0
+    assert len(said) == 2
+    assert said[0].startswith("preparing the Slow engine") and said[1].startswith("ready in")
+
+
+def test_a_quick_preparation_says_nothing(monkeypatch):
+    register_game(GameSpec(name="slow-to-prepare", title="Slow", factory=Slow,
+                           hooks=GameHooks(prepare=lambda game: None)))
+    said: list[str] = []
+    prepare.prepare_for(Slow(), said.append)
+    assert said == []
+
+
+def test_yipan_prepare_runs_every_games_hook(capsys: pytest.CaptureFixture) -> None:
+    assert main(["prepare", "connect4", "nim"]) == 0
+    out = capsys.readouterr().out
+    assert "connect4" in out and "ready: 2 engines" in out
