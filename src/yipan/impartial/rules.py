@@ -64,6 +64,11 @@ class HeapRule(ABC):
         """``len(heap_moves(heap))``, without listing them."""
         return len(self.heap_moves(heap))
 
+    def nth_move(self, heap: int, index: int) -> HeapMove:
+        """``heap_moves(heap)[index]``; rules with one move per take answer without the list
+        (a random playout on a heap of 100,000 picks its moves this way)."""
+        return self.heap_moves(heap)[index]
+
     @abstractmethod
     def compute_table(self, upto: int) -> np.ndarray:
         """G(0..upto) computed from scratch (a kernel)."""
@@ -137,6 +142,10 @@ class NimRule(HeapRule):
     def count_moves(self, heap: int) -> int:
         return heap
 
+    def nth_move(self, heap: int, index: int) -> HeapMove:
+        take = index + 1  # heap_moves lists takes 1, 2, ... heap
+        return HeapMove(take, _rest(heap - take))
+
     def value(self, heap: int) -> int:
         return heap
 
@@ -194,6 +203,10 @@ class SubtractionRule(HeapRule):
 
     def count_moves(self, heap: int) -> int:
         return sum(1 for amount in self.amounts if amount <= heap)
+
+    def nth_move(self, heap: int, index: int) -> HeapMove:
+        take = [amount for amount in self.amounts if amount <= heap][index]
+        return HeapMove(take, _rest(heap - take))
 
     def compute_table(self, upto: int) -> np.ndarray:
         period = self.periodicity()

@@ -377,8 +377,8 @@ def _run(game: Game, state: Any, limit: Limit, rng: random.Random, solver: bool,
     while not root.proven:
         if limit.nodes is not None and iterations >= limit.nodes:
             break
-        if iterations % 16 == 0 and (
-                (deadline is not None and time.perf_counter() >= deadline) or limit.stopped()):
+        # the clock every iteration: one may be slow (a playout through a large position)
+        if (deadline is not None and time.perf_counter() >= deadline) or limit.stopped():
             break
         if root.terminal_result is not None:
             break

@@ -219,5 +219,6 @@ def test_a_move_is_checked_without_listing_every_move(code, heap, take, parts):
     move = HeapMove(take, tuple(parts))
     assert rule.is_move(heap, move) == (move in rule.heap_moves(heap))
     assert rule.count_moves(heap) == len(rule.heap_moves(heap))
-    for legal in rule.heap_moves(heap):
+    for index, legal in enumerate(rule.heap_moves(heap)):
         assert rule.is_move(heap, legal)
+        assert rule.nth_move(heap, index) == legal

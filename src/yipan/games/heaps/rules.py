@@ -21,6 +21,7 @@ A position is lost for the side to move exactly when the XOR of the heaps' Grund
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -82,7 +83,7 @@ class HeapGame(Game[HeapState, HeapGameMove]):
             raise GameOptionError("a heap game needs at least one heap")
         self.misere = misere
         title = rule.title + (" (misère)" if misere else "")
-        self.info = GameInfo(name=name, title=title, impartial=True,
+        self.info = GameInfo(name=name, title=title, impartial=True, playout=True,
                              max_moves=self._longest_game_bound(),
                              max_branching=self._branching_bound())
 
@@ -127,6 +128,26 @@ class HeapGame(Game[HeapState, HeapGameMove]):
             return None
         # the side to move cannot move: it loses (normal play) or wins (misère)
         return Outcome(state.to_move if self.misere else 1 - state.to_move)
+
+    def playout(self, state: HeapState, rng: random.Random) -> float:
+        """Uniformly random moves to the end (the result for player 0), each drawn without
+        listing every move: a heap is chosen in proportion to its moves, then its move."""
+        rule = self.rule
+        heaps, mover = list(state.heaps), state.to_move
+        while True:
+            counts = [rule.count_moves(h) for h in heaps]
+            total = sum(counts)
+            if total == 0:  # the side to move cannot move: it loses (normal play)
+                winner = mover if self.misere else 1 - mover
+                return 1.0 if winner == 0 else -1.0
+            index = rng.randrange(total)
+            heap = 0
+            while index >= counts[heap]:
+                index -= counts[heap]
+                heap += 1
+            move = rule.nth_move(heaps[heap], index)
+            heaps[heap:heap + 1] = list(move.parts) or [0]
+            mover = 1 - mover
 
     # -- theory ------------------------------------------------------------------------------
     def grundy_value(self, state: HeapState) -> int:
