@@ -180,7 +180,8 @@ def play_game(game: Gomoku, black: Pipe, white: Pipe, opening: list[int]) -> tup
                 lines.append(f"{x},{y},{1 if index % 2 == side else 2}")
             reply = brain.ask(*lines, "DONE", timed=True)
         try:
-            point = game.parse_move(state, reply)
+            x_text, _, y_text = reply.partition(",")  # the protocol's x,y
+            point = game.point(int(x_text), int(y_text))
             state = game.play_checked(state, point)
         except ValueError:
             print(f"    {brain.name} answered {reply!r}: forfeits")

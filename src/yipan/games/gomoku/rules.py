@@ -34,8 +34,7 @@ from ...core import (
     InvalidMoveError,
     Outcome,
 )
-from ...core.text import is_digits, quote
-from ..grid import MAX_MOVE_TEXT, Grid, grid_view, render_board
+from ..grid import Grid, grid_view, render_board
 
 RULES = ("freestyle", "standard")
 MIN_SIZE, MAX_SIZE, DEFAULT_SIZE = 7, 22, 15
@@ -162,18 +161,9 @@ class Gomoku(Game[Stones, int]):
         return self.grid.format(y, x)
 
     def parse_move(self, state: Stones | None, text: str) -> int:
-        """``h8`` (column letter, row number from the top) or Gomocup's ``7,7`` (x,y)."""
-        text = text.strip()
-        if "," not in text:
-            y, x = self.grid.parse(text, noun="point", also=" or x,y")
-            return self.point(x, y)
-        x_text, _, y_text = (part.strip() for part in text.partition(","))
-        if not (len(text) <= MAX_MOVE_TEXT and is_digits(x_text) and is_digits(y_text)):
-            raise InvalidMoveError(f"cannot read {quote(text)}: write a point as x,y "
-                                   f"(0..{self.size - 1} each)")
-        x, y = int(x_text), int(y_text)
-        if not (0 <= x < self.size and 0 <= y < self.size):
-            raise InvalidMoveError(f"{text} is off the board (0..{self.size - 1} each)")
+        """``h8``: column letter, row number from the top (Gomocup's x,y = 7,7 is h8; the
+        brain protocol converts its own coordinates, so players meet one notation only)."""
+        y, x = self.grid.parse(text.strip(), noun="point")
         return self.point(x, y)
 
     def cell(self, state: Stones, x: int, y: int) -> int | None:

@@ -201,9 +201,10 @@ class TicTacToe(Game[Board, int]):
         return render_board(self.grid, self.grid.owners(*state), MARKS)
 
     def split_moves(self, text: str) -> list[str]:
-        """``"159"`` on a board of at most 9 squares is three moves; otherwise split on spaces."""
+        """``"159"`` on a board of at most 9 squares is three moves (squares 1-9, so a run with
+        a 0 in it is one number, and refused as such); otherwise split on spaces."""
         text = text.strip()
-        if is_digits(text) and self.rows * self.cols <= 9:
+        if is_digits(text) and "0" not in text and self.rows * self.cols <= 9:
             return list(text)
         return super().split_moves(text)
 
