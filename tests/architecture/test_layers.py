@@ -6,7 +6,7 @@
     rank 3  books                     stored search results (opening books)
     rank 4  games                     one package per game, with their shared helpers
     rank 5  players, engines, prepare the AI for any game, the engines by name, kernels loaded,
-            plugins                   and games from other packages
+            plugins, cluster          games from other packages, units of work on Ray
     rank 6  cli, web, protocols       front ends (cli may start the web app and protocols)
     rank 7  yipan, __main__           the package itself (registers the built-in games)
 
@@ -25,7 +25,8 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 RANKS = {
     "native": 0, "core": 1, "search": 2, "impartial": 2, "books": 3, "games": 4,
-    "players": 5, "engines": 5, "prepare": 5, "plugins": 5, "cli": 6, "web": 6, "protocols": 6,
+    "players": 5, "engines": 5, "prepare": 5, "plugins": 5, "cluster": 5,
+    "cli": 6, "web": 6, "protocols": 6,
     "": 7, "__main__": 7,
 }
 ALLOWED_ACROSS = {("engines", "players"), ("cli", "web"), ("cli", "protocols")}

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from ..books import build_book
+from ..cluster import make_runner
 from ..core import BookRequest, game_spec
 from .common import UsageError, count, game_from_args, parse_game_command, seconds
 
@@ -35,6 +36,12 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to write the book (default: GAME-depthD.book here)")
     parser.add_argument("--workers", type=count(1, 64), default=2,
                         help="worker processes (default 2)")
+    parser.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                        help="run the units of work on a Ray cluster: auto (the cluster this "
+                             "machine belongs to), local (start one here), or host:port "
+                             "(needs pip install -e '.[cluster]')")
+    parser.add_argument("--on-error", choices=("stop", "skip"), default="stop",
+                        help="a unit that fails: stop the build (default), or skip it")
     parser.add_argument("--time", type=seconds, default=60.0,
                         help="seconds a position may take to solve (generic builder; default "
                              "60): a book holds exact values, so a position not solved in "
@@ -57,8 +64,16 @@ def run(args: argparse.Namespace) -> int:
     if not output.parent.is_dir():
         raise UsageError(f"--output {output}: the folder {output.parent} does not exist")
     start = time.perf_counter()
-    request = BookRequest(output, args.depth, args.workers,
-                          progress=lambda text: print(text, file=sys.stderr, flush=True))
+    say = (lambda text: print(text, file=sys.stderr, flush=True))  # noqa: E731
+    map_units = None
+    if args.ray is not None:
+        if hooks.build_book is None:
+            raise UsageError(f"--ray: {game.info.title}'s book is built in one process (the "
+                             "generic builder shares one table across positions)")
+        runner = make_runner(args.ray, args.workers, args.on_error)
+        say(f"units of work on {runner.describe()}")
+        map_units = runner.map_units
+    request = BookRequest(output, args.depth, args.workers, progress=say, map_units=map_units)
     if hooks.build_book is not None:
         count_written = hooks.build_book(game, request).positions
     else:

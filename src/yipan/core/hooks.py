@@ -65,14 +65,21 @@ class AnalysisRequest:
     trace_depth: int | None = None
 
 
+MapUnits = Callable[[Callable[..., Any], Any], Any]
+"""``map_units(function, jobs) -> results in order``: where a job's units of work run (local
+processes or a Ray cluster: ``yipan.cluster``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BookRequest:
-    """``yipan book build``: where to write, how deep, on how many processes."""
+    """``yipan book build``: where to write, how deep, on how many processes (or where the
+    units of work run: ``map_units``, None for the builder's own local processes)."""
 
     path: Path
     depth: int
     workers: int = 2
     progress: Progress | None = None
+    map_units: MapUnits | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from ...core import (
     CommandOption,
     GameHooks,
 )
-from .book import build, shipped_book
+from .book import build, shipped_book, solve_unit
 from .player import make_ai, score_to_value
 from .rules import ConnectFour, Position
 from .solver import Solver
@@ -92,8 +92,11 @@ def _sign(score: int) -> int:
 
 
 def build_book(game: ConnectFour, request: BookRequest) -> BookReport:
+    runner = request.map_units
     report = build(game, request.path, request.depth, workers=request.workers,
-                   progress=request.progress)
+                   progress=request.progress,
+                   map_units=None if runner is None else (
+                       lambda jobs: runner(solve_unit, jobs)))
     return BookReport(request.path, report.positions, report.seconds)
 
 

@@ -1,0 +1,114 @@
+"""Units of work on local processes and on a local Ray cluster (2 CPUs): the same results in
+the same order; a worker killed in the middle of a unit is replaced and the unit run again;
+a unit that raises is reported with its index, or skipped; Ray missing is one clear line."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from yipan.cluster import ClusterError, LocalRunner, UnitFailed, make_runner
+
+JOBS = [(n,) for n in range(12)]
+
+
+def square(n: int) -> int:
+    return n * n
+
+
+def fail_on_five(n: int) -> int:
+    if n == 5:
+        raise ValueError("five is not welcome")
+    return n
+
+
+def die_once(marker: str, n: int) -> int:
+    """Kills its own worker process the first time it meets unit 3 (a marker file remembers)."""
+    if n == 3 and not Path(marker).exists():
+        Path(marker).write_text("died")
+        os._exit(1)
+    return n * n
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_local_units_come_back_in_order(workers: int) -> None:
+    assert list(LocalRunner(workers).map_units(square, JOBS)) == [n * n for n in range(12)]
+
+
+def test_a_failing_unit_stops_the_job_or_is_skipped() -> None:
+    with pytest.raises(ClusterError, match="unit 5 failed: ValueError: five"):
+        list(LocalRunner(1).map_units(fail_on_five, JOBS))
+    results = list(LocalRunner(1, on_error="skip").map_units(fail_on_five, JOBS))
+    assert isinstance(results[5], UnitFailed) and results[5].index == 5
+    assert [r for r in results if not isinstance(r, UnitFailed)] == [n for n in range(12) if n != 5]
+
+
+def test_without_ray_the_flag_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "ray" else real(name, *a))
+    with pytest.raises(ClusterError, match=r"pip install -e '\.\[cluster\]'"):
+        make_runner("local", workers=2)
+
+
+@pytest.fixture(scope="module")
+def ray_runner():
+    pytest.importorskip("ray", reason="the Ray tests need the cluster extra (pip install -e "
+                                      "'.[cluster]')")
+    import ray
+
+    runner = make_runner("local", workers=2)
+    yield runner
+    ray.shutdown()
+
+
+def test_ray_gives_the_local_results(ray_runner) -> None:
+    assert list(ray_runner.map_units(square, JOBS)) == list(LocalRunner(1).map_units(square, JOBS))
+    assert "Ray" in ray_runner.describe()
+
+
+def test_a_worker_killed_mid_unit_is_run_again(ray_runner, tmp_path: Path) -> None:
+    marker = str(tmp_path / "died-once")
+    results = list(ray_runner.map_units(die_once, [(marker, n) for n in range(8)]))
+    assert Path(marker).exists()  # unit 3's first worker did die
+    assert results == [n * n for n in range(8)]
+
+
+def test_a_unit_that_raises_on_ray_is_named(ray_runner) -> None:
+    with pytest.raises(ClusterError, match="unit 5 failed: ValueError: five"):
+        list(ray_runner.map_units(fail_on_five, JOBS))
+
+
+def test_a_book_built_on_ray_is_byte_identical_and_resumes(ray_runner, tmp_path: Path) -> None:
+    """The Connect Four book builder on Ray: interrupted after two units (the driver stopped),
+    then run again, it resumes from the saved units, and its book is the local one, byte for
+    byte."""
+    from yipan.cli.main import main
+    from yipan.games.connect4 import ConnectFour
+    from yipan.games.connect4.book import build, solve_unit
+
+    game = ConnectFour(5, 4)
+    path = tmp_path / "ray.book"
+    read = 0
+
+    def interrupted(jobs):
+        nonlocal read
+        for result in ray_runner.map_units(solve_unit, jobs):
+            if read == 2:
+                raise KeyboardInterrupt
+            read += 1
+            yield result
+
+    with pytest.raises(KeyboardInterrupt):
+        build(game, path, 3, unit_size=10, map_units=interrupted)
+    report = build(game, path, 3, unit_size=10,
+                   map_units=lambda jobs: ray_runner.map_units(solve_unit, jobs))
+    assert report.units_done_before == 2
+    local = tmp_path / "local.book"
+    assert main(["book", "build", "connect4", "--size", "5x4", "--depth", "3", "--output",
+                 str(local), "--workers", "1"]) == 0
+    assert path.read_bytes() == local.read_bytes()
