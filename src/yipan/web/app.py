@@ -119,9 +119,10 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
 
     @app.post("/api/games/{name}/state", responses=ERROR_RESPONSES)
     def state(name: str, request: StateRequest) -> dict[str, Any]:
-        """The board to draw after ``moves``, the side to move, the legal moves, the outcome."""
+        """The board to draw after ``moves``, the side to move, the legal moves, the outcome;
+        drawn as ``viewer`` sees it (a game of hidden cards shows that seat only its own)."""
         position = load_position(name, request.options, request.moves)
-        return describe_position(position, engines_for(position))
+        return describe_position(position, engines_for(position), viewer=request.viewer)
 
     @app.post("/api/games/{name}/analyze", responses=ERROR_RESPONSES)
     async def analyze(name: str, body: AnalyzeRequest, request: Request) -> dict[str, Any]:

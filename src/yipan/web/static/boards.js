@@ -6,6 +6,9 @@
 //           col_labels?, row_labels? (coordinates drawn along the top and left edges)}
 //   heaps  {heaps: [3, 4, 5]}          (clicks mapped to moves through position.previews)
 //   tiles  {rows, cols, cells[r][c] = 0|2|4|..., score}
+//   table  {pieces: "cards"|"dice", seats: [{name, hand: ["K"|"?"], staked, to_move, folded}, ..],
+//           board: ["Q"], pot, history: ["check", "bet", "/", ...], status}
+//          (a card table: ui.bottom is the seat drawn nearest, the person's own)
 //   text   {text}                      (anything else: the game's own rendering, and move buttons)
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -73,6 +76,7 @@ export function drawBoard(container, position, ui) {
   if (kind === "grid") drawGrid(container, position, ui);
   else if (kind === "heaps") drawHeaps(container, position, ui);
   else if (kind === "tiles") drawTiles(container, position, ui);
+  else if (kind === "table") drawTable(container, position, ui);
   else html("pre", { class: "text-board" }, container, position.view.text ?? position.text);
 }
 
@@ -364,4 +368,80 @@ function drawTiles(container, position, ui) {
     const move = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up");
     if (position.legal_moves.includes(move)) ui.onMove(move);
   });
+}
+
+// -- card tables (poker, Liar's Dice) -------------------------------------------------------------
+// A seat's hidden card or die comes as "?" and is drawn face down; the page asks the server for
+// the view as its own seat sees it, so the other seat's cards never reach this code.
+function drawTable(container, position, ui) {
+  const view = position.view;
+  const width = 640, height = 460, mid = width / 2;
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board table",
+                             role: "img", "aria-label": "card table" }, container);
+  fitWidth(board, width, height);
+  svg("rect", { x: 0, y: 0, width, height, rx: 18, class: "frame" }, board);
+  svg("ellipse", { cx: mid, cy: height / 2, rx: mid - 14, ry: height / 2 - 22, class: "felt",
+                   fill: "#1f6f43", stroke: "#0f3d24", "stroke-width": 8 }, board);
+  const bottom = ui.bottom ?? 1;
+  const light = { fill: "#f4f4f4", "dominant-baseline": "central" };
+  view.seats.forEach((seat, index) => {
+    const near = index === bottom;
+    const top = near ? 335 : 45;
+    const middle = top + 50;
+    const label = `${seat.name}${near ? " (you)" : ""}${seat.folded ? " · folded" : ""}`;
+    svg("text", { ...light, x: mid - 70, y: middle, "text-anchor": "end", "font-size": 17,
+                  class: `seat-name${seat.to_move ? " to-move" : ""}`,
+                  fill: seat.to_move ? "#ffd54a" : "#f4f4f4",
+                  "font-weight": seat.to_move ? 700 : 400 }, board).textContent = label;
+    drawHand(board, seat.hand, view.pieces, mid, top, seat.folded);
+    if (view.pieces === "cards") {
+      svg("text", { ...light, x: mid + 70, y: middle, "font-size": 17, class: "stake" }, board)
+        .textContent = `staked ${seat.staked}`;
+    }
+  });
+  if (view.board.length) drawHand(board, view.board, view.pieces, mid - 90, 165, false);
+  if (view.pot !== null && view.pot !== undefined) {
+    svg("text", { ...light, x: mid + 90, y: 215, "font-size": 24, "text-anchor": "middle",
+                  class: "pot" }, board).textContent = `pot ${view.pot}`;
+  }
+  const history = view.history.join(" ").replaceAll(" / ", "  │  ");
+  svg("text", { ...light, x: mid, y: 290, "font-size": 17, "text-anchor": "middle",
+                class: "table-history" }, board).textContent = history;
+  svg("text", { ...light, x: mid, y: 316, "font-size": 16, "font-style": "italic",
+                "text-anchor": "middle", class: "table-status" }, board).textContent = view.status;
+}
+
+function drawHand(board, hand, pieces, centre, top, folded) {
+  const size = pieces === "dice" ? 64 : 72, gap = 14;
+  const tall = pieces === "dice" ? 64 : 100;
+  const start = centre - (hand.length * (size + gap) - gap) / 2;
+  hand.forEach((face, i) => {
+    const x = start + i * (size + gap);
+    const hidden = face === "?";
+    const group = svg("g", { class: `piece${hidden ? " face-down" : ""}`, opacity: folded ? 0.45 : 1 }, board);
+    svg("rect", { x, y: top, width: size, height: tall, rx: pieces === "dice" ? 12 : 8,
+                  fill: hidden ? "#7a2230" : "#fdfdf8", stroke: "#222", "stroke-width": 2 }, group);
+    if (hidden) {
+      svg("rect", { x: x + 8, y: top + 8, width: size - 16, height: tall - 16, rx: 5, fill: "none",
+                    stroke: "#e9c46a", "stroke-width": 2 }, group);
+      return;
+    }
+    if (pieces === "dice") drawPips(group, Number(face), x, top, size);
+    else {
+      svg("text", { x: x + size / 2, y: top + tall / 2, "text-anchor": "middle",
+                    "dominant-baseline": "central", "font-size": 40, "font-weight": 700,
+                    fill: "#222" }, group).textContent = face;
+    }
+  });
+}
+
+const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
+  4: [[0, 0], [0, 2], [2, 0], [2, 2]], 5: [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]],
+  6: [[0, 0], [0, 2], [1, 0], [1, 2], [2, 0], [2, 2]] };
+
+function drawPips(group, face, x, top, size) {
+  const step = size / 4;
+  for (const [r, c] of PIPS[face] ?? []) {
+    svg("circle", { cx: x + step * (c + 1), cy: top + step * (r + 1), r: size / 11, fill: "#222" }, group);
+  }
 }
