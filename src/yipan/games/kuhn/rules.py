@@ -39,7 +39,7 @@ class KuhnState(NamedTuple):
 
 class KuhnPoker(HiddenInformationGame):
     info = GameInfo(name="kuhn", title="Kuhn poker", chance=True, perfect_information=False,
-                    max_moves=3, max_branching=2)
+                    max_moves=5, max_branching=2)  # 3 actions, 2 deals
 
     def initial_state(self) -> KuhnState:
         return KuhnState()

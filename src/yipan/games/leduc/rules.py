@@ -54,7 +54,8 @@ def round_over(actions: str) -> bool:
 
 class LeducHoldem(HiddenInformationGame):
     info = GameInfo(name="leduc", title="Leduc hold'em", chance=True,
-                    perfect_information=False, max_moves=8, max_branching=3)
+                    perfect_information=False, max_moves=11,  # 8 actions, 3 deals
+                    max_branching=3)
 
     def initial_state(self) -> LeducState:
         return LeducState()

@@ -70,7 +70,8 @@ class LiarsDice(HiddenInformationGame):
         self.bid_count = 2 * dice * faces
         self.rolls = rolls_of(dice, faces)
         self.info = GameInfo(name="liars-dice", title="Liar's Dice", chance=True,
-                             perfect_information=False, max_moves=self.bid_count + 1,
+                             perfect_information=False,
+                             max_moves=self.bid_count + 3,  # bids, liar, 2 rolls
                              max_branching=self.bid_count + 1)
 
     def initial_state(self) -> LiarsDiceState:
