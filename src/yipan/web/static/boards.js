@@ -445,3 +445,40 @@ function drawPips(group, face, x, top, size) {
     svg("circle", { cx: x + step * (c + 1), cy: top + step * (r + 1), r: size / 11, fill: "#222" }, group);
   }
 }
+
+// -- hand ranges (push or fold) -------------------------------------------------------------------
+// values: {"AA": x, "AKs": x, "AKo": x, ...}; scale.kind "probability" (x in [0, 1], shown as a
+// percentage) or "threshold" (x a stack in bb up to scale.top, 0 meaning never).
+const GRID_RANKS = "AKQJT98765432";
+
+export function rangeCell(row, column) {
+  const high = GRID_RANKS[Math.min(row, column)], low = GRID_RANKS[Math.max(row, column)];
+  return row === column ? high + low : row < column ? `${high}${low}s` : `${high}${low}o`;
+}
+
+export function drawRangeGrid(container, values, scale) {
+  container.replaceChildren();
+  const size = 46, width = 13 * size, height = 13 * size;
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board range-grid",
+                             role: "grid", "aria-label": "13 by 13 hand grid" }, container);
+  board.style.maxWidth = "100%";
+  for (let row = 0; row < 13; row++) {
+    for (let column = 0; column < 13; column++) {
+      const hand = rangeCell(row, column);
+      const value = values[hand] ?? 0;
+      const share = scale.kind === "threshold" ? value / scale.top : value;
+      const x = column * size, y = row * size;
+      const fill = share <= 0 ? "#f3efe6" : `hsl(${Math.round(8 + 120 * (1 - share))}, 70%, ${Math.round(78 - 30 * share)}%)`;
+      const cell = svg("g", { class: "range-cell", "data-hand": hand }, board);
+      svg("rect", { x, y, width: size - 1, height: size - 1, fill }, cell);
+      svg("text", { x: x + size / 2, y: y + 15, "text-anchor": "middle", "font-size": 12,
+                    fill: "#222" }, cell).textContent = hand;
+      const label = scale.kind === "threshold"
+        ? (value <= 0 ? "–" : value >= scale.top ? `${scale.top}+` : value.toFixed(1))
+        : `${Math.round(value * 100)}%`;
+      svg("text", { x: x + size / 2, y: y + 34, "text-anchor": "middle", "font-size": 12,
+                    "font-weight": 700, fill: "#222" }, cell).textContent = label;
+      svg("title", {}, cell).textContent = `${hand}: ${label}`;
+    }
+  }
+}
