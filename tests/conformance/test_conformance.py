@@ -280,7 +280,7 @@ def test_information_states_hide_something_and_the_seat_sees_no_more(game):
     a seat's view and text are the same at every state of its information state."""
     if game.info.perfect_information:
         pytest.skip(f"{game.info.name} has perfect information")
-    groups = information_sets(game, 16)
+    groups = information_sets(game, 16, games=200)
     assert any(len(states) > 1 for states in groups.values()), "no hidden information found"
     for states in groups.values():
         mover = game.to_move(states[0])

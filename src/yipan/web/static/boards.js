@@ -60,6 +60,7 @@ export function gridStyle(position) {
 
 export function playerName(position, player) {
   if (position.players === 1) return "you";
+  if (position.view.kind === "table") return position.view.seats[player].name;
   if (position.view.kind === "grid") {
     const names = { marks: ["X", "O"], discs: ["Red", "Yellow"], stones: ["Black", "White"] };
     return names[gridStyle(position)][player];
@@ -399,10 +400,10 @@ function drawTable(container, position, ui) {
         .textContent = `staked ${seat.staked}`;
     }
   });
-  if (view.board.length) drawHand(board, view.board, view.pieces, mid - 90, 165, false);
+  if (view.board.length) drawHand(board, view.board, view.pieces, mid, 176, false);
   if (view.pot !== null && view.pot !== undefined) {
-    svg("text", { ...light, x: mid + 90, y: 215, "font-size": 24, "text-anchor": "middle",
-                  class: "pot" }, board).textContent = `pot ${view.pot}`;
+    svg("text", { ...light, x: mid, y: view.board.length ? 160 : 220, "font-size": 20,
+                  "text-anchor": "middle", class: "pot" }, board).textContent = `pot ${view.pot}`;
   }
   const history = view.history.join(" ").replaceAll(" / ", "  │  ");
   svg("text", { ...light, x: mid, y: 290, "font-size": 17, "text-anchor": "middle",
@@ -428,12 +429,18 @@ function drawHand(board, hand, pieces, centre, top, folded) {
     }
     if (pieces === "dice") drawPips(group, Number(face), x, top, size);
     else {
+      // "K" (a rank alone) or "Kh" (rank and suit: drawn with the suit's sign, hearts and
+      // diamonds in red)
+      const suit = face.length === 2 ? SUIT_SIGNS[face[1]] : undefined;
+      const red = face[1] === "h" || face[1] === "d";
       svg("text", { x: x + size / 2, y: top + tall / 2, "text-anchor": "middle",
-                    "dominant-baseline": "central", "font-size": 40, "font-weight": 700,
-                    fill: "#222" }, group).textContent = face;
+                    "dominant-baseline": "central", "font-size": suit ? 32 : 40, "font-weight": 700,
+                    fill: red ? "#c0392b" : "#222" }, group).textContent = suit ? face[0] + suit : face;
     }
   });
 }
+
+const SUIT_SIGNS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 
 const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
   4: [[0, 0], [0, 2], [2, 0], [2, 2]], 5: [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]],
