@@ -64,18 +64,18 @@ def convergence(game, tree: cfr.GameTree, algorithms: list[str], iterations: dic
     results = {a: cfr.solve(game, a, iterations[a], tree=tree, checkpoints=10,
                             rng=random.Random(1)) for a in algorithms}
     print(f"  {'algorithm':<15}{'iterations':>11}{'seconds':>9}{'exploitability':>16}"
-          + "".join(f"{'t(<=' + format(t, '.0e') + ')':>14}" for t in targets))
+          + "".join(f"{'to ' + format(t, '.0e'):>16}" for t in targets))
     base = {t: first_below(results["cfr+"], t) for t in targets}
     for algorithm, result in results.items():
         cells = []
         for target in targets:
             point = first_below(result, target)
             if point is None:
-                cells.append(f"{'not reached':>14}")
+                cells.append(f"{'not reached':>16}")
             else:
                 ratio = "" if base[target] is None or base[target].seconds <= 0 else \
-                    f" {point.seconds / max(base[target].seconds, 1e-9):.0f}x"
-                cells.append(f"{point.seconds:>9.3f}s{ratio:>5}")
+                    f" {point.seconds / max(base[target].seconds, 1e-9):.2g}x"
+                cells.append(f"{point.seconds * 1000:>8.2f}ms{ratio:>6}")
         print(f"  {algorithm:<15}{result.iterations:>11,}{result.seconds:>9.2f}"
               f"{result.exploitability:>16.2e}" + "".join(cells))
     print("  exploitability against time (iterations: seconds, exploitability):")

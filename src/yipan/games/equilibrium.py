@@ -37,8 +37,9 @@ from ..core import (
 from ..search import cfr
 
 SOLVE_ITERATIONS = {"kuhn": 2000, "leduc": 2000, "liars-dice": 400}
-"""CFR+ iterations of the perfect level (Kuhn: exploitability 3e-5; Leduc 5e-5; Liar's Dice
-with one die of six faces 1e-3, the smaller variants far less)."""
+"""CFR+ iterations of the perfect level, and the exploitability they reach (measured here):
+Kuhn 4.4e-5, Leduc 7.8e-5, Liar's Dice with one die of six faces 7.8e-4 (two dice of three
+2.1e-4, one die of three 3.0e-5)."""
 MEDIUM_ITERATIONS = 8  # vanilla CFR: a player with visible leaks
 CACHED_ON_DISK = 2_000  # information states from which a strategy is kept on disk
 
