@@ -60,7 +60,10 @@ export function gridStyle(position) {
 
 export function playerName(position, player) {
   if (position.players === 1) return "you";
-  if (position.view.kind === "table") return position.view.seats[player].name;
+  if (position.view.kind === "table") {
+    const name = position.view.seats[player].name;
+    return name.charAt(0).toUpperCase() + name.slice(1);
+  }
   if (position.view.kind === "grid") {
     const names = { marks: ["X", "O"], discs: ["Red", "Yellow"], stones: ["Black", "White"] };
     return names[gridStyle(position)][player];
@@ -389,14 +392,15 @@ function drawTable(container, position, ui) {
     const near = index === bottom;
     const top = near ? 335 : 45;
     const middle = top + 50;
+    const reach = handWidth(seat.hand.length, view.pieces) / 2 + 14; // labels clear the hand
     const label = `${seat.name}${near ? " (you)" : ""}${seat.folded ? " · folded" : ""}`;
-    svg("text", { ...light, x: mid - 70, y: middle, "text-anchor": "end", "font-size": 17,
+    svg("text", { ...light, x: mid - reach, y: middle, "text-anchor": "end", "font-size": 17,
                   class: `seat-name${seat.to_move ? " to-move" : ""}`,
                   fill: seat.to_move ? "#ffd54a" : "#f4f4f4",
                   "font-weight": seat.to_move ? 700 : 400 }, board).textContent = label;
     drawHand(board, seat.hand, view.pieces, mid, top, seat.folded);
     if (view.pieces === "cards") {
-      svg("text", { ...light, x: mid + 70, y: middle, "font-size": 17, class: "stake" }, board)
+      svg("text", { ...light, x: mid + reach, y: middle, "font-size": 17, class: "stake" }, board)
         .textContent = `staked ${seat.staked}`;
     }
   });
@@ -410,6 +414,10 @@ function drawTable(container, position, ui) {
                 class: "table-history" }, board).textContent = history;
   svg("text", { ...light, x: mid, y: 316, "font-size": 16, "font-style": "italic",
                 "text-anchor": "middle", class: "table-status" }, board).textContent = view.status;
+}
+
+function handWidth(count, pieces) {
+  return Math.max(1, count) * ((pieces === "dice" ? 64 : 72) + 14) - 14;
 }
 
 function drawHand(board, hand, pieces, centre, top, folded) {
@@ -475,7 +483,9 @@ export function drawRangeGrid(container, values, scale) {
       const value = values[hand] ?? 0;
       const share = scale.kind === "threshold" ? value / scale.top : value;
       const x = column * size, y = row * size;
-      const fill = share <= 0 ? "#f3efe6" : `hsl(${Math.round(8 + 120 * (1 - share))}, 70%, ${Math.round(78 - 30 * share)}%)`;
+      // the more often (or the deeper) a hand plays, the deeper its red; never: the paper
+      const shown = Math.max(0, Math.min(1, share));
+      const fill = shown < 0.005 ? "#f3efe6" : `rgba(205, 60, 40, ${(0.15 + 0.85 * shown).toFixed(3)})`;
       const cell = svg("g", { class: "range-cell", "data-hand": hand }, board);
       svg("rect", { x, y, width: size - 1, height: size - 1, fill }, cell);
       svg("text", { x: x + size / 2, y: y + 15, "text-anchor": "middle", "font-size": 12,
