@@ -22,9 +22,9 @@ import json
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 from fastapi import FastAPI, Query, Request
@@ -155,11 +155,16 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
         return pushfold_ranges(stack, ante)
 
     @app.get("/api/poker/pushfold/chart", responses=ERROR_RESPONSES)
-    def pushfold_chart(ante: float = Query(0.0, ge=0, le=1)) -> dict[str, Any]:
-        """The thresholds: the largest stack of 1-20 bb at which each hand shoves and calls."""
-        return pushfold_thresholds(round(ante, 2))
+    def pushfold_chart(ante: ChartAnte = "0") -> dict[str, Any]:
+        """The thresholds: the largest stack of 1-20 bb at which each hand shoves and calls.
+        A chart solves 191 stacks (seconds), so the antes offered are those the package keeps
+        computed."""
+        return pushfold_thresholds(float(ante))
 
     return app
+
+
+ChartAnte = Literal["0", "0.1", "0.125", "0.25"]
 
 
 def pushfold_ranges(stack: float, ante: float) -> dict[str, Any]:
@@ -173,11 +178,10 @@ def pushfold_ranges(stack: float, ante: float) -> dict[str, Any]:
             "exploitability": solution.exploitability, "iterations": solution.iterations}
 
 
-@lru_cache(maxsize=8)
 def pushfold_thresholds(ante: float) -> dict[str, Any]:
     from ..games.holdem import pushfold
 
-    chart = pushfold.chart(ante)
+    chart = pushfold.chart_for(ante)
     return {"ante": ante, "push": chart.push, "call": chart.call,
             "stacks": [float(chart.stacks[0]), float(chart.stacks[-1]), 0.1],
             "worst_exploitability": chart.worst_exploitability}

@@ -100,7 +100,7 @@ def test_settling_boards_agrees_with_valuing_each_deal():
         wins = np.zeros((169, 169), np.int64)
         deals = np.zeros((169, 169), np.int64)
         equity.settle_board(board, pairs, masks, classes, wins, deals,
-                            np.empty(len(pairs), np.int64))
+                            np.empty(len(pairs), np.int64), 1)
         expected = np.zeros((169, 169), np.int64)
         counted = np.zeros((169, 169), np.int64)
         hands = [h for h in range(len(pairs)) if classes[h] in chosen
@@ -188,6 +188,9 @@ def test_the_chart_in_json(capsys):
     assert chart["push"]["AA"] == 20.0 and chart["call"]["AA"] == 20.0
     assert chart["push"]["72o"] < chart["push"]["K2s"] <= 20.0
     assert chart["worst_exploitability"] < pushfold.DEFAULT_TOLERANCE
+    packaged = pushfold.load_charts(pushfold.PACKAGED_CHARTS)  # what the web page serves
+    assert set(packaged) == set(pushfold.CHART_ANTES)
+    assert packaged[0.0].push == chart["push"] and packaged[0.0].call == chart["call"]
 
 
 def test_the_grid_and_bad_input(capsys):
@@ -213,3 +216,7 @@ def test_the_web_api_serves_the_ranges():
         assert client.get("/api/poker/pushfold", params={"stack": 0}).status_code == 422
         assert client.get("/api/poker/pushfold", params={"stack": "x"}).status_code == 422
         assert client.get("/pushfold").status_code == 200
+        chart = client.get("/api/poker/pushfold/chart", params={"ante": "0.125"})
+        assert chart.status_code == 200 and chart.json()["push"]["AA"] == 20.0
+        assert client.get("/api/poker/pushfold/chart", params={"ante": "0.3"}).status_code \
+            == 422

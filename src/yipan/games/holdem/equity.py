@@ -38,7 +38,7 @@ class CorruptEquityTableError(YipanError, ValueError):
 
 
 @njit(cache=True)
-def settle_board(board, pairs, masks, classes, wins, deals, strengths, weight=1):
+def settle_board(board, pairs, masks, classes, wins, deals, strengths, weight):
     """Add one board's showdowns to ``wins`` (half-points) and ``deals`` (class by class),
     each counted ``weight`` times."""
     board_mask = np.uint64(0)
@@ -86,7 +86,7 @@ def settle_random_boards(count, seed, pairs, masks, classes, wins, deals):
             state, pick = random_below(state, 52 - k)
             deck[k], deck[k + pick] = deck[k + pick], deck[k]
             board[k] = deck[k]
-        settle_board(board, pairs, masks, classes, wins, deals, strengths)
+        settle_board(board, pairs, masks, classes, wins, deals, strengths, 1)
     return state
 
 

@@ -23,6 +23,8 @@ which it calls a shove.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from dataclasses import dataclass
 from functools import cache
@@ -31,8 +33,15 @@ from pathlib import Path
 import numpy as np
 
 from ...core import GameOptionError
+from ...core.files import write_atomically
 from .cards import CLASS_NAMES, CLASSES, pair_weights
-from .equity import EquityTable, all_boards, load_table, save_table
+from .equity import (
+    CorruptEquityTableError,
+    EquityTable,
+    all_boards,
+    load_table,
+    save_table,
+)
 
 SMALL_BLIND = 0.5
 MAX_STACK = 20.0
@@ -98,21 +107,20 @@ class PushFoldGame:
         self.fold_loss = SMALL_BLIND + ante
         self.steal = 1.0 + ante
         self.showdown = equity * 2 * (stack + ante) - (stack + ante)  # [i, j], small blind
+        self.stolen = self.deals * self.steal  # the big blind folds: the small blind wins
+        self.called = self.deals * self.showdown  # the big blind calls: the showdown
 
     def small_blind_values(self, call: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each class of the small blind: (its fold's value, its shove's), weighted by the
         chance of holding it, against the big blind calling with ``call``."""
         fold = -self.fold_loss * self.held
-        shove = self.deals @ ((1 - call) * self.steal) + (self.deals * self.showdown) @ call
+        shove = self.stolen @ (1 - call) + self.called @ call
         return fold, shove
 
     def big_blind_values(self, push: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each class of the big blind facing a shove: (its fold's value, its call's), for
         the big blind, weighted by the chance of getting there with it."""
-        reach = self.deals * push[:, None]
-        fold = -self.steal * reach.sum(axis=0)
-        call = -(reach * self.showdown).sum(axis=0)
-        return fold, call
+        return -(push @ self.stolen), -(push @ self.called)
 
     def value(self, push: np.ndarray, call: np.ndarray) -> float:
         fold, shove = self.small_blind_values(call)
@@ -199,3 +207,54 @@ def chart(ante: float = 0.0, stacks: np.ndarray = CHART_STACKS,
         call_upto = np.where(solution.call >= 0.5, stack, call_upto)
     return Chart(ante, stacks, dict(zip(CLASS_NAMES, map(float, push_upto), strict=True)),
                  dict(zip(CLASS_NAMES, map(float, call_upto), strict=True)), worst)
+
+
+# -- charts kept in a file -------------------------------------------------------------------------
+CHART_ANTES = (0.0, 0.1, 0.125, 0.25)
+PACKAGED_CHARTS = Path(__file__).resolve().parents[2] / "data" / "pushfold-charts.json"
+CHARTS_MAGIC = "yipan-pushfold-charts 1"
+
+
+def save_charts(path: str | Path, charts: list[Chart]) -> None:
+    """The charts as one JSON line after a magic line, then ``sha256 <digest of the bytes
+    before>``, written atomically."""
+    data = [{"ante": c.ante, "stacks": [float(c.stacks[0]), float(c.stacks[-1])],
+             "push": c.push, "call": c.call, "worst_exploitability": c.worst_exploitability}
+            for c in charts]
+    body = CHARTS_MAGIC + "\n" + json.dumps(data, sort_keys=True) + "\n"
+    write_atomically(path, body + f"sha256 {hashlib.sha256(body.encode()).hexdigest()}\n")
+
+
+def load_charts(path: str | Path) -> dict[float, Chart]:
+    """Read ``save_charts``'s file (a damaged one is a CorruptEquityTableError)."""
+    data = Path(path).read_bytes()
+    body, _, tail = data.rpartition(b"sha256 ")
+    if not body or hashlib.sha256(body).hexdigest().encode() != tail.strip():
+        raise CorruptEquityTableError(f"charts {Path(path).name!r}: checksum mismatch")
+    try:
+        magic, line = body.decode("ascii").splitlines()
+        if magic != CHARTS_MAGIC:
+            raise ValueError
+        charts = {}
+        for item in json.loads(line):
+            if set(item["push"]) != set(CLASS_NAMES) or set(item["call"]) != set(CLASS_NAMES):
+                raise ValueError
+            low, high = item["stacks"]
+            stacks = np.round(np.arange(low, high + 1e-9, 0.1), 1)
+            charts[float(item["ante"])] = Chart(float(item["ante"]), stacks, item["push"],
+                                                item["call"], item["worst_exploitability"])
+        return charts
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        raise CorruptEquityTableError(f"charts {Path(path).name!r}: malformed") from None
+
+
+@cache
+def chart_for(ante: float) -> Chart:
+    """The chart at ``ante``: from the package's file for the antes it holds
+    (``CHART_ANTES``, computed by ``chart`` and checked against it by the tests), else
+    computed (seconds)."""
+    if PACKAGED_CHARTS.is_file():
+        known = load_charts(PACKAGED_CHARTS)
+        if ante in known:
+            return known[ante]
+    return chart(ante)
