@@ -53,7 +53,7 @@ from .cfr_kernel import DECISION, TERMINAL
 TABULAR = ("cfr", "cfr+", "linear-cfr", "dcfr")
 SAMPLED = ("mccfr-external", "mccfr-outcome")
 ALGORITHMS = TABULAR + SAMPLED
-MAX_TREE_NODES = 5_000_000
+MAX_TREE_NODES = 2_000_000
 """The largest tree ``GameTree`` lays out (a few hundred bytes a node while it is built)."""
 OUTCOME_EXPLORATION = 0.6  # epsilon of outcome sampling at the updating player's nodes
 

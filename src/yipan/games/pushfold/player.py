@@ -6,6 +6,7 @@ random."""
 from __future__ import annotations
 
 import random
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -73,8 +74,10 @@ def analyze(game: PushFoldHoldem, state: PushFoldState, request: AnalysisRequest
 def solve(game: PushFoldHoldem, state: PushFoldState, request: AnalysisRequest) -> Analysis:
     """The game's value for the small blind and the equilibrium's exploitability (CFR+ over
     the 169 classes)."""
+    start = time.process_time()
     equilibrium = pushfold.solve(game.stack, game.ante)
     return Analysis(move=None, value=equilibrium.value, scale="payoff", engine="cfr+",
+                    seconds=time.process_time() - start,
                     extra={"exploitability": equilibrium.exploitability,
                            "iterations": equilibrium.iterations, "algorithm": "cfr+",
                            "push": equilibrium.push_range(), "call": equilibrium.call_range()})
