@@ -17,7 +17,11 @@ Engines for ``analyze`` (the best move and each move's value in a position):
 Algorithms for ``solve`` (the position's proven value), for comparing them on one position:
 ``auto`` (the game's own solver, else alphabeta-tt), ``minimax`` (the seed's, nothing
 pruned), ``alphabeta`` (plain), ``alphabeta-tt`` (table, symmetry, ordering, PVS),
-``iterative`` (iterative deepening), ``mcts``, ``mcts-solver``.
+``iterative`` (iterative deepening), ``mcts``, ``mcts-solver``; and for games where a player
+does not see everything (poker), solved from the deal by counterfactual regret minimisation:
+``cfr``, ``cfr+``, ``linear-cfr``, ``dcfr``, ``mccfr-external``, ``mccfr-outcome``
+(``yipan.search.cfr``; ``auto`` is the game's own, else ``cfr+``). Their value is the first
+player's, ``extra`` holds the exploitability, iterations and algorithm.
 """
 
 from __future__ import annotations
@@ -42,14 +46,15 @@ from .core import (
     game_spec,
 )
 from .players import make_ai
-from .search import PLAIN, Options, alphabeta, iterate, minimax
+from .search import PLAIN, Options, alphabeta, cfr, iterate, minimax
 from .search.alphabeta import search_to_depth
 from .search.expectimax import expectimax
 from .search.mcts import mcts
 
 ANALYZE_ENGINES = ("auto", "alphabeta", "mcts", "expectimax", "player", "random")
 SOLVE_ALGORITHMS = ("auto", "minimax", "alphabeta", "alphabeta-tt", "iterative", "mcts",
-                    "mcts-solver")
+                    "mcts-solver", *cfr.ALGORITHMS)
+DEFAULT_CFR_ITERATIONS = 1000
 DEFAULT_MCTS_ITERATIONS = 20_000
 DEFAULT_SOLVER_ITERATIONS = 200_000  # the MCTS-solver stops once the root is proven
 DEFAULT_EXPECTIMAX_DEPTH = 3
@@ -84,9 +89,11 @@ def engines_for(game: Game) -> list[str]:
     names = ["auto"]
     if is_two_player_search_game(game):
         names.append("alphabeta")
-    if game.info.players in (1, 2) and (game.info.players == 1 or game.info.zero_sum):
+    hidden = not game.info.perfect_information  # a search would see the hidden cards
+    if game.info.players in (1, 2) and (game.info.players == 1 or game.info.zero_sum) \
+            and not hidden:
         names.append("mcts")
-    if game.info.chance:
+    if game.info.chance and not hidden:
         names.append("expectimax")
     if hooks_of(game).make_ai is not None or is_two_player_search_game(game):
         names.append("player")
@@ -174,10 +181,13 @@ def solve(game: Game, state: Any, algorithm: str = "auto", *,
     if algorithm not in SOLVE_ALGORITHMS:
         raise UnknownEngineError(
             f"unknown algorithm {algorithm!r}; algorithms: {', '.join(SOLVE_ALGORITHMS)}")
+    hooks = hooks_of(game)
+    if algorithm in cfr.ALGORITHMS or (algorithm == "auto"
+                                       and not game.info.perfect_information):
+        return _solve_by_regrets(game, state, algorithm, hooks, request, rng, iterations)
     over = _check_position(game, state)
     if over is not None:
         return over
-    hooks = hooks_of(game)
     if algorithm == "auto":
         if hooks.solve is not None:
             return hooks.solve(game, state, request)
@@ -223,3 +233,20 @@ def solve(game: Game, state: Any, algorithm: str = "auto", *,
     if algorithm != "minimax":  # a solve values the root, not each move (analyze does that)
         analysis = replace(analysis, move_values={}, move_outcomes={})
     return analysis
+
+
+def _solve_by_regrets(game: Game, state: Any, algorithm: str, hooks: GameHooks,
+                      request: AnalysisRequest, rng: random.Random | None,
+                      iterations: int | None) -> Analysis:
+    """CFR from the deal (a chance node is where these games start)."""
+    if game.outcome(state) is not None:
+        return game_over_analysis(game, state)
+    if algorithm == "auto":
+        if hooks.solve is not None:
+            return hooks.solve(game, state, request)
+        algorithm = "cfr+"
+    if request.trace is not None:
+        raise CapabilityError("a trace follows minimax and alpha-beta searches, not CFR")
+    return cfr.solve_analysis(game, state, algorithm, iterations or DEFAULT_CFR_ITERATIONS,
+                              progress=request.progress, rng=rng or random.Random(),
+                              save_to=(request.options or {}).get("save"))

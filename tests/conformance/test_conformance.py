@@ -233,3 +233,66 @@ def test_own_playouts_end_with_a_result_in_range(game):
         assert math.isfinite(result)
         if game.info.players == 2:
             assert result in (-1.0, 0.0, 1.0)
+
+
+# -- imperfect information (declared by perfect_information=False) ---------------------------------
+def test_returns_add_up_and_agree_with_the_outcome(game):
+    if game.info.players != 2:
+        pytest.skip("returns are checked for two-player games")
+    rng = random.Random(14)
+    for _ in range(8):
+        end = playout(game, rng)[-1]
+        outcome = game.outcome(end)
+        if outcome is None:
+            continue
+        won = game.returns(end)
+        assert len(won) == 2 and all(math.isfinite(w) for w in won)
+        if game.info.zero_sum:
+            assert math.isclose(sum(won), 0.0, abs_tol=1e-9)
+        if outcome.winner is None:
+            assert won[0] == won[1]
+        else:
+            assert won[outcome.winner] > won[1 - outcome.winner]
+
+
+def information_sets(game: Game, seed: int, games: int = 60) -> dict[Any, list[Any]]:
+    """The decision states of some random games, grouped by the mover's information state."""
+    groups: dict[Any, list[Any]] = {}
+    for state in decision_states(game, seed, games):
+        key = game.information_state(state, game.to_move(state))
+        if state not in groups.setdefault(key, []):
+            groups[key].append(state)
+    return groups
+
+
+def test_an_information_state_fixes_the_mover_and_the_legal_moves(game):
+    if game.info.perfect_information:
+        pytest.skip(f"{game.info.name} has perfect information")
+    groups = information_sets(game, 15)
+    for states in groups.values():
+        movers = {game.to_move(state) for state in states}
+        moves = {tuple(game.legal_moves(state)) for state in states}
+        assert len(movers) == 1 and len(moves) == 1, states
+
+
+def test_information_states_hide_something_and_the_seat_sees_no_more(game):
+    """Some information state holds several states (the key does hide the other's cards), and
+    a seat's view and text are the same at every state of its information state."""
+    if game.info.perfect_information:
+        pytest.skip(f"{game.info.name} has perfect information")
+    groups = information_sets(game, 16, games=200)
+    assert any(len(states) > 1 for states in groups.values()), "no hidden information found"
+    for states in groups.values():
+        mover = game.to_move(states[0])
+        seen = {game.render(game.as_seen_by(state, mover)) for state in states}
+        views = {json.dumps(game.view(game.as_seen_by(state, mover)), sort_keys=True)
+                 for state in states}
+        assert len(seen) == 1 and len(views) == 1, states
+
+
+def test_a_perfect_information_game_hides_nothing(game):
+    if not game.info.perfect_information:
+        pytest.skip(f"{game.info.name} hides information")
+    for state in decision_states(game, 17, games=1)[:6]:
+        assert game.as_seen_by(state, game.to_move(state)) == state
+        assert game.information_state(state, game.to_move(state)) == state

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "yipan.cli.book",
     "yipan.cli.prepare",
     "yipan.cli.perft",
+    "yipan.cli.poker",
 )
 
 

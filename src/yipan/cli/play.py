@@ -4,6 +4,8 @@ The loop reads a move (in the game's notation), or ``help``, ``undo``, ``moves``
 nonsense or an illegal move re-prompts with the reason; end of input or Ctrl-C ends the game
 cleanly. Chance (2048's new tiles) is drawn with the game's probabilities from the seeded
 ``random.Random``; undo goes back to the human's previous turn, never before the first.
+The board is drawn as the human sees it (``Game.as_seen_by``): in poker the AI's cards stay
+face down until a showdown.
 """
 
 from __future__ import annotations
@@ -74,6 +76,10 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
 
     history = after(game.initial_state() if state is None else state)
     names = game.player_names
+
+    def board(position: Any) -> str:
+        return game.render(game.as_seen_by(position, human_side))
+
     if ai is None:
         say(f"{game.info.title}: your game.")
     else:
@@ -81,7 +87,7 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
             f"{names[1 - human_side]}.")
     say("Type 'help' for help.")
     say()
-    say(game.render(history[-1]))
+    say(board(history[-1]))
     while (outcome := game.outcome(history[-1])) is None:
         current = history[-1]
         mover = game.to_move(current)
@@ -96,7 +102,7 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
                 note = f" ({describe_value(value, result.exact, result.scale)} for the AI)"
             say(f"AI plays {game.format_move(choice.move)}{note}")
             say()
-            say(game.render(history[-1]))
+            say(board(history[-1]))
             continue
         try:
             move = human.choose(game, current).move
@@ -110,16 +116,20 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
                 say("nothing to undo")
             else:
                 del history[earlier + 1:]
-                say(game.render(history[-1]))
+                say(board(history[-1]))
             continue
         history.extend(after(game.play(current, move)))
         say()
-        say(game.render(history[-1]))
+        say(board(history[-1]))
     say()
     figures = ", ".join(f"{name.replace('_', ' ')} {value}"
                         for name, value in game.figures(history[-1]).items())
     if ai is None:
         say("Game over" + (f": {figures}." if figures else "."))
+    elif not game.info.perfect_information:
+        won = game.returns(history[-1])
+        say(f"Game over: you {'win' if won[human_side] > 0 else 'lose'} "
+            f"{abs(won[human_side]):g}." if won[human_side] else "Game over: a split.")
     elif outcome.winner is None:
         say("Game over: a draw.")
     elif outcome.winner == human_side:

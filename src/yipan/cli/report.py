@@ -107,6 +107,13 @@ def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
               f"value {trace['value']:+g}")
     if extra.get("benchmark_score") is not None and "benchmark_scores" not in extra:
         write(f"benchmark score: {extra['benchmark_score']:+d}")
+    if extra.get("exploitability") is not None:
+        write(f"exploitability: {extra['exploitability']:.3e} after {extra['iterations']:,} "
+              f"iterations of {extra['algorithm']}")
+    if isinstance(extra.get("strategy"), dict):
+        write("strategy here: " + ", ".join(
+            f"{game.format_move(m) if not isinstance(m, str) else m} {p:.1%}"
+            for m, p in extra["strategy"].items()))
     for key in SHOWN_FIGURES:
         if key in extra:
             write(f"{key.replace('_', ' ')}: {extra[key]}")

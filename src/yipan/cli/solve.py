@@ -3,7 +3,10 @@
 ``--algorithm`` picks the search so the algorithms can be compared on the same position
 (``yipan.engines``): the game's own solver by default, or minimax (the seed's, nothing
 pruned), alphabeta (plain), alphabeta-tt (table, symmetry, ordering, PVS), iterative
-(iterative deepening), mcts, mcts-solver. ``--batch FILE`` solves one position a line
+(iterative deepening), mcts, mcts-solver. Games where a player does not see everything
+(Kuhn poker, Leduc, Liar's Dice) are solved from the deal by CFR (``--algorithm cfr+
+--iterations N``, ``--progress`` for the exploitability as it falls, ``--save FILE`` for the
+strategy). ``--batch FILE`` solves one position a line
 (``<moves> [expected]``), comparing each with the expected value: the game's benchmark
 score where it has one (Connect Four's ``extra.benchmark_score``), else the value.
 """
@@ -48,7 +51,10 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace", type=count(0), default=None, metavar="DEPTH",
                         help="print the search tree down to DEPTH plies")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--iterations", type=count(1), default=None, help="MCTS iterations")
+    parser.add_argument("--iterations", type=count(1), default=None,
+                        help="MCTS or CFR iterations")
+    parser.add_argument("--progress", action="store_true",
+                        help="report progress on stderr (CFR: the exploitability as it falls)")
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds: for MCTS, or iterative deepening under a clock")
     parser.add_argument("--seed", type=int, default=None, help="seed for MCTS")
@@ -63,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if args.trace is not None:
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)
     request = AnalysisRequest(limit=Limit(time=args.time) if args.time is not None else None,
-                              options=args.hook_options, trace=trace, trace_depth=args.trace)
+                              options=args.hook_options, trace=trace, trace_depth=args.trace,
+                              progress=_show_progress if args.progress else None)
     rng = random.Random(args.seed)
 
     def solve(state: Any) -> Analysis:
@@ -78,6 +85,10 @@ def run(args: argparse.Namespace) -> int:
     state = replay(game, moves)[-1]
     show_solution(game, state, moves, solve(state), as_json=args.json)
     return 0
+
+
+def _show_progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def _batch_lines(game: Game, stream: TextIO) -> Iterator[tuple[str, Any, float | None]]:

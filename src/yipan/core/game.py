@@ -7,6 +7,17 @@ transposition-table key, MCTS node key, test fixture and history entry.
 Players are numbered 0 (the first to move) and 1; ``CHANCE`` marks a chance node.
 Optional methods are *declared* in ``GameInfo`` (``heuristic``, ``move_ordering``,
 ``symmetry``, ``chance``) and algorithms check the declaration, never ``hasattr``.
+
+Imperfect information (poker, Liar's Dice) is declared by ``perfect_information=False``; such
+a game provides three more methods, which have defaults that are right for every game of
+perfect information (so CFR runs on tic-tac-toe too):
+
+- ``information_state(s, player)``: a key shared by exactly the states that ``player`` cannot
+  tell apart (their own cards and the public actions, not the opponent's cards). The legal
+  moves and the player to move are the same at every state of one key (conformance checks).
+- ``returns(s)``: at the end, what each player wins (chips in poker; +1/-1/0 by default).
+- ``as_seen_by(s, player)``: the state with what ``player`` cannot see masked; ``render`` and
+  ``view`` draw it, so a front end shows a person only their side of the table.
 """
 
 from __future__ import annotations
@@ -196,6 +207,25 @@ class Game(ABC, Generic[State, Move]):
         """At a chance node: ``[(outcome, probability), ...]`` (declare ``info.chance``)."""
         raise CapabilityError(f"{self.info.name} has no chance nodes")
 
+    # -- imperfect information (declare ``info.perfect_information = False``) -------------------
+    def information_state(self, state: State, player: int) -> Hashable:
+        """What ``player`` knows at ``state``, as a key: equal for exactly the states they
+        cannot tell apart. A game of perfect information needs nothing more than the state."""
+        return state
+
+    def returns(self, state: State) -> tuple[float, ...]:
+        """At the end of the game, what each player wins (one number a player; zero-sum games
+        add up to 0). The default is +1 for the winner, -1 for the loser, 0 for a draw."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            raise ValueError("returns are known only at the end of the game")
+        return tuple(float(outcome.result_for(p)) for p in range(self.info.players))
+
+    def as_seen_by(self, state: State, player: int | None) -> State:
+        """The state as ``player`` sees it (None: an onlooker who sees everything), to be drawn
+        by ``render`` and ``view`` only: hidden cards are masked. The default hides nothing."""
+        return state
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.info.name}>"
 
@@ -207,7 +237,8 @@ def require(game: Game, *, two_player_zero_sum: bool = False, perfect_informatio
     if two_player_zero_sum and not (info.players == 2 and info.zero_sum):
         raise CapabilityError(f"{algorithm} needs a two-player zero-sum game; {info.name} is not")
     if perfect_information and not info.perfect_information:
-        raise CapabilityError(f"{algorithm} needs perfect information; {info.name} lacks it")
+        raise CapabilityError(f"{algorithm} needs perfect information; {info.name} hides "
+                              "cards or dice (CFR plays it: yipan.search.cfr)")
     if no_chance and info.chance:
         raise CapabilityError(f"{algorithm} cannot handle chance nodes; use expectimax or mcts")
 

@@ -48,10 +48,11 @@ def add_plies(value: float, plies: int) -> float:
     return value
 
 
-SCALES = ("minimax", "mean", "expected")
+SCALES = ("minimax", "mean", "expected", "payoff")
 """How to read a value that is not a proven win, loss or draw: ``minimax`` a heuristic
 evaluation (the game's units), ``mean`` an MCTS mean result in [-1, 1] for the side to move,
-``expected`` a one-player game's expected score."""
+``expected`` a one-player game's expected score, ``payoff`` what the side to move wins on
+average under a strategy profile (poker: chips; CFR)."""
 
 
 def describe_value(value: float, exact: bool = True, scale: str = "minimax") -> str:
@@ -60,6 +61,8 @@ def describe_value(value: float, exact: bool = True, scale: str = "minimax") -> 
     plies = plies_to_end(value)
     if plies is not None:
         return f"{'win' if value > 0 else 'loss'} in {plies}"
+    if scale == "payoff":
+        return f"expected payoff {value:+.4f}"
     if exact and value == 0:
         return "draw"
     if exact:

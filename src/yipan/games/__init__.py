@@ -167,6 +167,36 @@ def _gomoku() -> None:
     ))
 
 
+def _hidden_information_games() -> None:
+    """Games where a player does not see everything: solved by CFR (``yipan.search.cfr``)."""
+    hooks = "yipan.games.equilibrium:HOOKS"
+    register_game(GameSpec(
+        name="kuhn", title="Kuhn poker", factory="yipan.games.kuhn:KuhnPoker", hooks=hooks,
+        aliases=("kuhn-poker",)))
+    register_game(GameSpec(
+        name="leduc", title="Leduc hold'em", factory="yipan.games.leduc:LeducHoldem",
+        hooks=hooks, aliases=("leduc-holdem",)))
+    register_game(GameSpec(
+        name="liars-dice", title="Liar's Dice", factory="yipan.games.liarsdice:LiarsDice",
+        hooks=hooks, aliases=("liarsdice",),
+        options=(GameOption("dice", _whole, 1, "dice per player, 1 or 2"),
+                 GameOption("faces", _whole, 6, "faces of a die, 2 to 6 (two dice: up to 3)")),
+        examples=({"dice": "1", "faces": "3"}, {"dice": "2", "faces": "2"})))
+
+    def big_blinds(text: str) -> float:
+        from .pushfold.rules import read_big_blinds
+
+        return read_big_blinds(text)
+
+    register_game(GameSpec(
+        name="pushfold", title="Push or fold hold'em (heads-up)",
+        factory="yipan.games.pushfold:PushFoldHoldem", hooks="yipan.games.pushfold.hooks:HOOKS",
+        aliases=("push-fold",),
+        options=(GameOption("stack", big_blinds, 10.0, "effective stack in big blinds, 1 to 100"),
+                 GameOption("ante", big_blinds, 0.0, "each player's ante in big blinds, 0 to 1")),
+        examples=({"stack": "3", "ante": "0.5"},)))
+
+
 def register_builtin_games() -> None:
     """Register every built-in game by name (no game's module is imported)."""
     _tictactoe()
@@ -174,3 +204,4 @@ def register_builtin_games() -> None:
     _heap_games()
     _g2048()
     _gomoku()
+    _hidden_information_games()

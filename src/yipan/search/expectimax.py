@@ -21,7 +21,7 @@ import time
 from types import MappingProxyType
 from typing import Any
 
-from ..core import CHANCE, WIN, CapabilityError, Game, SearchResult, SearchStats
+from ..core import CHANCE, WIN, CapabilityError, Game, SearchResult, SearchStats, require
 
 
 class _Expectimax:
@@ -89,6 +89,7 @@ def expectimax(game: Game, state: Any, *, depth: int, cutoff: float = 0.0) -> Se
     less likely than this are scored by the heuristic.
     """
     info = game.info
+    require(game, perfect_information=True, algorithm="expectimax")  # it would see hidden cards
     if info.players not in (1, 2) or (info.players == 2 and not info.zero_sum):
         raise CapabilityError(f"expectimax needs a one-player or two-player zero-sum game; "
                               f"{info.name} is neither")

@@ -417,6 +417,7 @@ def mcts(game: Game, state: Any, *, limit: Limit, rng: random.Random, solver: bo
     """
     if limit.nodes is None and limit.time is None and limit.stop is None:
         raise ValueError("mcts needs a limit on iterations (Limit(nodes=...)), time or stop")
+    require(game, perfect_information=True, algorithm="mcts")  # it would see hidden cards
     if solver:
         require(game, two_player_zero_sum=True, no_chance=True, algorithm="the MCTS-solver")
     elif game.info.players not in (1, 2) or (game.info.players == 2 and not game.info.zero_sum):

@@ -7,6 +7,8 @@ game's own notation), so a position is a URL and any number of tabs can play at 
     POST /api/games/{name}/state         {moves, options} -> board, side to move, legal moves
     POST /api/games/{name}/analyze       {moves, options, engine, limit, analysis} -> result
     POST /api/games/{name}/stream        the same, as server-sent events: one per depth
+    GET  /api/poker/pushfold?stack=10&ante=0   the push-or-fold equilibrium at one stack
+    GET  /api/poker/pushfold/chart?ante=0      its thresholds over 1-20 big blinds
     GET  /api/openapi.json               the API's OpenAPI document
 
 Bad input gets a 4xx with ``{"error": "..."}`` naming the problem.
@@ -22,10 +24,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -119,9 +121,10 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
 
     @app.post("/api/games/{name}/state", responses=ERROR_RESPONSES)
     def state(name: str, request: StateRequest) -> dict[str, Any]:
-        """The board to draw after ``moves``, the side to move, the legal moves, the outcome."""
+        """The board to draw after ``moves``, the side to move, the legal moves, the outcome;
+        drawn as ``viewer`` sees it (a game of hidden cards shows that seat only its own)."""
         position = load_position(name, request.options, request.moves)
-        return describe_position(position, engines_for(position))
+        return describe_position(position, engines_for(position), viewer=request.viewer)
 
     @app.post("/api/games/{name}/analyze", responses=ERROR_RESPONSES)
     async def analyze(name: str, body: AnalyzeRequest, request: Request) -> dict[str, Any]:
@@ -141,7 +144,47 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
         return EventStream(_events(runner, job), media_type="text/event-stream",
                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
+    @app.get("/pushfold", include_in_schema=False)
+    def pushfold_page() -> FileResponse:
+        return FileResponse(STATIC / "pushfold.html")
+
+    @app.get("/api/poker/pushfold", responses=ERROR_RESPONSES)
+    def pushfold(stack: float = Query(10.0, gt=0, le=100),
+                 ante: float = Query(0.0, ge=0, le=10)) -> dict[str, Any]:
+        """The heads-up push-or-fold equilibrium (``yipan poker pushfold --json``)."""
+        return pushfold_ranges(stack, ante)
+
+    @app.get("/api/poker/pushfold/chart", responses=ERROR_RESPONSES)
+    def pushfold_chart(ante: ChartAnte = "0") -> dict[str, Any]:
+        """The thresholds: the largest stack of 1-20 bb at which each hand shoves and calls.
+        A chart solves 191 stacks (seconds), so the antes offered are those the package keeps
+        computed."""
+        return pushfold_thresholds(float(ante))
+
     return app
+
+
+ChartAnte = Literal["0", "0.1", "0.125", "0.25"]
+
+
+def pushfold_ranges(stack: float, ante: float) -> dict[str, Any]:
+    from ..games.holdem import pushfold
+
+    if ante > stack:
+        raise GameOptionError("the ante cannot exceed the stack")
+    solution = pushfold.solve(stack, ante)
+    return {"stack": stack, "ante": ante, "push": solution.push_range(),
+            "call": solution.call_range(), "value": solution.value,
+            "exploitability": solution.exploitability, "iterations": solution.iterations}
+
+
+def pushfold_thresholds(ante: float) -> dict[str, Any]:
+    from ..games.holdem import pushfold
+
+    chart = pushfold.chart_for(ante)
+    return {"ante": ante, "push": chart.push, "call": chart.call,
+            "stacks": [float(chart.stacks[0]), float(chart.stacks[-1]), 0.1],
+            "worst_exploitability": chart.worst_exploitability}
 
 
 async def _unless_abandoned(request: Request, work: Any) -> Any:

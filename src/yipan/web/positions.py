@@ -155,8 +155,14 @@ def finite(value: float | None) -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
 
-def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
-    """The JSON the page draws: board view, side to move, legal moves, outcome, engines."""
+def describe_position(position: Position, engines: list[str],
+                      viewer: int | None = None) -> dict[str, Any]:
+    """The JSON the page draws: board view, side to move, legal moves, outcome, engines.
+
+    ``viewer``: the seat whose eyes the board is drawn for (``Game.as_seen_by``); in a game of
+    hidden cards the other seat's cards are masked, and so are the deals of them in
+    ``moves_seen`` (the move list as that seat may read it). None: everything is shown.
+    """
     game, state = position.game, position.state
     outcome = game.outcome(state)
     to_move = game.to_move(state)
@@ -166,9 +172,9 @@ def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
         chance = [{"move": game.format_move(draw), "probability": probability}
                   for draw, probability in game.chance_outcomes(state)]
         legal = []
-    view = game.view(state)
+    view = game.view(game.as_seen_by(state, viewer))
     if position.moves and "last" not in view:
-        last = _changed_cell(game.view(position.states[-2]), view)
+        last = _changed_cell(game.view(game.as_seen_by(position.states[-2], viewer)), view)
         if last is not None:
             view = {**view, "last": last}
     info = game.info
@@ -177,6 +183,8 @@ def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
         "title": info.title,
         "options": position.options,
         "moves": list(position.moves),
+        "moves_seen": moves_seen(position, viewer),
+        "perfect_information": info.perfect_information,
         "movers": [_mover(game, before) for before in position.states[:-1]],
         "ply": len(position.moves),
         "players": info.players,
@@ -188,9 +196,35 @@ def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
         "outcome": None if outcome is None else {"winner": outcome.winner},
         "view": view,
         "previews": _previews(game, state, legal, view),
-        "text": game.render(state),
+        "text": game.render(game.as_seen_by(state, viewer)),
         "engines": engines,
     }
+
+
+HIDDEN_MOVE = "?"
+
+
+def moves_seen(position: Position, viewer: int | None) -> list[str]:
+    """The moves as ``viewer`` may read them: a chance draw they cannot see (the other seat's
+    card) is ``?``, until the end shows everything (a showdown). A draw is hidden when another
+    draw there would have looked the same to the viewer."""
+    game, moves = position.game, list(position.moves)
+    if viewer is None or game.info.perfect_information:
+        return moves
+    final = position.state
+    if game.outcome(final) is not None and game.as_seen_by(final, viewer) == final:
+        return moves
+    shown = []
+    for text, before, after in zip(moves, position.states[:-1], position.states[1:],
+                                   strict=True):
+        if game.outcome(before) is None and game.to_move(before) == CHANCE:
+            seen = game.as_seen_by(after, viewer)
+            alike = sum(game.as_seen_by(game.play(before, draw), viewer) == seen
+                        for draw, _ in game.chance_outcomes(before))
+            shown.append(HIDDEN_MOVE if alike > 1 else text)
+        else:
+            shown.append(text)
+    return shown
 
 
 def _mover(game: Game, state: Any) -> int | str:

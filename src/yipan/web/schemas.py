@@ -20,6 +20,9 @@ class StateRequest(BaseModel):
     # no cap on the length here: the body's size is capped, and each game has its own cap
     moves: list[MoveText] = Field(default_factory=list)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    # whose eyes the board is drawn for (a game of hidden cards shows that seat only its own);
+    # None: an onlooker who sees everything
+    viewer: int | None = Field(None, ge=0, le=1)
 
 
 class LimitRequest(BaseModel):

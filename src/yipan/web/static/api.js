@@ -23,8 +23,9 @@ export async function listGames() {
   return json(await fetch("/api/games"));
 }
 
-export async function getState(game, options, moves) {
-  return json(await post(`/api/games/${encodeURIComponent(game)}/state`, { options, moves }));
+// viewer: the seat the board is drawn for (a game of hidden cards hides the other seat's)
+export async function getState(game, options, moves, viewer = null) {
+  return json(await post(`/api/games/${encodeURIComponent(game)}/state`, { options, moves, viewer }));
 }
 
 // Run a search and call onResult(result, done) for each server-sent event: one per completed

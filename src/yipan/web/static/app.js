@@ -62,12 +62,13 @@ function writeUrl() {
 }
 
 // -- positions ------------------------------------------------------------------------------------
-const key = (moves) => JSON.stringify([page.game, page.options, moves]);
+const key = (moves) => JSON.stringify([page.game, page.options, moves, page.first]);
 
 async function stateAt(moves) {
   const cached = page.states.get(key(moves));
   if (cached) return cached;
-  const state = await getState(page.game, page.options, moves);
+  // drawn as your seat sees it: in a game of hidden cards the AI's stay face down
+  const state = await getState(page.game, page.options, moves, humanSide());
   page.states.set(key(moves), state);
   return state;
 }
@@ -257,6 +258,7 @@ function renderBoard() {
     pv: page.values ? null : page.pv,
     canMove: isHumanTurn(state),
     onMove: play,
+    bottom: humanSide(),
   };
   drawBoard($("board"), state, ui);
   drawMoveButtons($("move-buttons"), state, ui);
@@ -298,7 +300,7 @@ function renderMoves() {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = move;
+    button.textContent = page.position?.moves_seen?.[index] ?? move;
     button.title = `back to the position after move ${index + 1}`;
     button.addEventListener("click", () => show(page.moves.slice(0, index + 1)));
     const mover = page.position?.movers?.[index];

@@ -6,6 +6,9 @@
 //           col_labels?, row_labels? (coordinates drawn along the top and left edges)}
 //   heaps  {heaps: [3, 4, 5]}          (clicks mapped to moves through position.previews)
 //   tiles  {rows, cols, cells[r][c] = 0|2|4|..., score}
+//   table  {pieces: "cards"|"dice", seats: [{name, hand: ["K"|"?"], staked, to_move, folded}, ..],
+//           board: ["Q"], pot, history: ["check", "bet", "/", ...], status}
+//          (a card table: ui.bottom is the seat drawn nearest, the person's own)
 //   text   {text}                      (anything else: the game's own rendering, and move buttons)
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -57,6 +60,10 @@ export function gridStyle(position) {
 
 export function playerName(position, player) {
   if (position.players === 1) return "you";
+  if (position.view.kind === "table") {
+    const name = position.view.seats[player].name;
+    return name.charAt(0).toUpperCase() + name.slice(1);
+  }
   if (position.view.kind === "grid") {
     const names = { marks: ["X", "O"], discs: ["Red", "Yellow"], stones: ["Black", "White"] };
     return names[gridStyle(position)][player];
@@ -73,6 +80,7 @@ export function drawBoard(container, position, ui) {
   if (kind === "grid") drawGrid(container, position, ui);
   else if (kind === "heaps") drawHeaps(container, position, ui);
   else if (kind === "tiles") drawTiles(container, position, ui);
+  else if (kind === "table") drawTable(container, position, ui);
   else html("pre", { class: "text-board" }, container, position.view.text ?? position.text);
 }
 
@@ -364,4 +372,130 @@ function drawTiles(container, position, ui) {
     const move = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up");
     if (position.legal_moves.includes(move)) ui.onMove(move);
   });
+}
+
+// -- card tables (poker, Liar's Dice) -------------------------------------------------------------
+// A seat's hidden card or die comes as "?" and is drawn face down; the page asks the server for
+// the view as its own seat sees it, so the other seat's cards never reach this code.
+function drawTable(container, position, ui) {
+  const view = position.view;
+  const width = 640, height = 460, mid = width / 2;
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board table",
+                             role: "img", "aria-label": "card table" }, container);
+  fitWidth(board, width, height);
+  svg("rect", { x: 0, y: 0, width, height, rx: 18, class: "frame" }, board);
+  svg("ellipse", { cx: mid, cy: height / 2, rx: mid - 14, ry: height / 2 - 22, class: "felt",
+                   fill: "#1f6f43", stroke: "#0f3d24", "stroke-width": 8 }, board);
+  const bottom = ui.bottom ?? 1;
+  const light = { fill: "#f4f4f4", "dominant-baseline": "central" };
+  view.seats.forEach((seat, index) => {
+    const near = index === bottom;
+    const top = near ? 335 : 45;
+    const middle = top + 50;
+    const reach = handWidth(seat.hand.length, view.pieces) / 2 + 14; // labels clear the hand
+    const label = `${seat.name}${near ? " (you)" : ""}${seat.folded ? " · folded" : ""}`;
+    svg("text", { ...light, x: mid - reach, y: middle, "text-anchor": "end", "font-size": 17,
+                  class: `seat-name${seat.to_move ? " to-move" : ""}`,
+                  fill: seat.to_move ? "#ffd54a" : "#f4f4f4",
+                  "font-weight": seat.to_move ? 700 : 400 }, board).textContent = label;
+    drawHand(board, seat.hand, view.pieces, mid, top, seat.folded);
+    if (view.pieces === "cards") {
+      svg("text", { ...light, x: mid + reach, y: middle, "font-size": 17, class: "stake" }, board)
+        .textContent = `staked ${seat.staked}`;
+    }
+  });
+  if (view.board.length) drawHand(board, view.board, view.pieces, mid, 176, false);
+  if (view.pot !== null && view.pot !== undefined) {
+    svg("text", { ...light, x: mid, y: view.board.length ? 160 : 220, "font-size": 20,
+                  "text-anchor": "middle", class: "pot" }, board).textContent = `pot ${view.pot}`;
+  }
+  const history = view.history.join(" ").replaceAll(" / ", "  │  ");
+  svg("text", { ...light, x: mid, y: 290, "font-size": 17, "text-anchor": "middle",
+                class: "table-history" }, board).textContent = history;
+  svg("text", { ...light, x: mid, y: 316, "font-size": 16, "font-style": "italic",
+                "text-anchor": "middle", class: "table-status" }, board).textContent = view.status;
+}
+
+function handWidth(count, pieces) {
+  return Math.max(1, count) * ((pieces === "dice" ? 64 : 72) + 14) - 14;
+}
+
+function drawHand(board, hand, pieces, centre, top, folded) {
+  const size = pieces === "dice" ? 64 : 72, gap = 14;
+  const tall = pieces === "dice" ? 64 : 100;
+  const start = centre - (hand.length * (size + gap) - gap) / 2;
+  hand.forEach((face, i) => {
+    const x = start + i * (size + gap);
+    const hidden = face === "?";
+    const group = svg("g", { class: `piece${hidden ? " face-down" : ""}`, opacity: folded ? 0.45 : 1 }, board);
+    svg("rect", { x, y: top, width: size, height: tall, rx: pieces === "dice" ? 12 : 8,
+                  fill: hidden ? "#7a2230" : "#fdfdf8", stroke: "#222", "stroke-width": 2 }, group);
+    if (hidden) {
+      svg("rect", { x: x + 8, y: top + 8, width: size - 16, height: tall - 16, rx: 5, fill: "none",
+                    stroke: "#e9c46a", "stroke-width": 2 }, group);
+      return;
+    }
+    if (pieces === "dice") drawPips(group, Number(face), x, top, size);
+    else {
+      // "K" (a rank alone) or "Kh" (rank and suit: drawn with the suit's sign, hearts and
+      // diamonds in red)
+      const suit = face.length === 2 ? SUIT_SIGNS[face[1]] : undefined;
+      const red = face[1] === "h" || face[1] === "d";
+      svg("text", { x: x + size / 2, y: top + tall / 2, "text-anchor": "middle",
+                    "dominant-baseline": "central", "font-size": suit ? 32 : 40, "font-weight": 700,
+                    fill: red ? "#c0392b" : "#222" }, group).textContent = suit ? face[0] + suit : face;
+    }
+  });
+}
+
+const SUIT_SIGNS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+
+const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
+  4: [[0, 0], [0, 2], [2, 0], [2, 2]], 5: [[0, 0], [0, 2], [1, 1], [2, 0], [2, 2]],
+  6: [[0, 0], [0, 2], [1, 0], [1, 2], [2, 0], [2, 2]] };
+
+function drawPips(group, face, x, top, size) {
+  const step = size / 4;
+  for (const [r, c] of PIPS[face] ?? []) {
+    svg("circle", { cx: x + step * (c + 1), cy: top + step * (r + 1), r: size / 11, fill: "#222" }, group);
+  }
+}
+
+// -- hand ranges (push or fold) -------------------------------------------------------------------
+// values: {"AA": x, "AKs": x, "AKo": x, ...}; scale.kind "probability" (x in [0, 1], shown as a
+// percentage) or "threshold" (x a stack in bb up to scale.top, 0 meaning never).
+const GRID_RANKS = "AKQJT98765432";
+
+export function rangeCell(row, column) {
+  const high = GRID_RANKS[Math.min(row, column)], low = GRID_RANKS[Math.max(row, column)];
+  return row === column ? high + low : row < column ? `${high}${low}s` : `${high}${low}o`;
+}
+
+export function drawRangeGrid(container, values, scale) {
+  container.replaceChildren();
+  const size = 46, width = 13 * size, height = 13 * size;
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board range-grid",
+                             role: "grid", "aria-label": "13 by 13 hand grid" }, container);
+  board.style.maxWidth = "100%";
+  for (let row = 0; row < 13; row++) {
+    for (let column = 0; column < 13; column++) {
+      const hand = rangeCell(row, column);
+      const value = values[hand] ?? 0;
+      const share = scale.kind === "threshold" ? value / scale.top : value;
+      const x = column * size, y = row * size;
+      // the more often (or the deeper) a hand plays, the deeper its red; never: the paper
+      const shown = Math.max(0, Math.min(1, share));
+      const fill = shown < 0.005 ? "#f3efe6" : `rgba(205, 60, 40, ${(0.15 + 0.85 * shown).toFixed(3)})`;
+      const cell = svg("g", { class: "range-cell", "data-hand": hand }, board);
+      svg("rect", { x, y, width: size - 1, height: size - 1, fill }, cell);
+      svg("text", { x: x + size / 2, y: y + 15, "text-anchor": "middle", "font-size": 12,
+                    fill: "#222" }, cell).textContent = hand;
+      const label = scale.kind === "threshold"
+        ? (value <= 0 ? "–" : value >= scale.top ? `${scale.top}+` : value.toFixed(1))
+        : `${Math.round(value * 100)}%`;
+      svg("text", { x: x + size / 2, y: y + 34, "text-anchor": "middle", "font-size": 12,
+                    "font-weight": 700, fill: "#222" }, cell).textContent = label;
+      svg("title", {}, cell).textContent = `${hand}: ${label}`;
+    }
+  }
 }
