@@ -188,7 +188,7 @@ def solve_with(game: Game, state: Any, algorithm: str, iterations: int | None,
                               save_to=(request.options or {}).get("save"))
 
 
-def prepare() -> None:
+def prepare(game: object = None) -> None:
     """Compile the CFR kernels (on Kuhn poker's small tree) and solve Kuhn and Leduc."""
     from .kuhn import KuhnPoker
     from .leduc import LeducHoldem

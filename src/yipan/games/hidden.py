@@ -39,14 +39,14 @@ class HiddenInformationGame(Game):
         return super().play_checked(state, move)
 
 
-def seat(name: str, hand: Sequence[str], staked: int, to_move: bool,
+def seat(name: str, hand: Sequence[str], staked: float, to_move: bool,
          folded: bool = False) -> dict[str, Any]:
     return {"name": name, "hand": list(hand), "staked": staked, "to_move": to_move,
             "folded": folded}
 
 
 def table_view(seats: list[dict[str, Any]], *, pieces: str = "cards",
-               board: Sequence[str] = (), pot: int | None = None,
+               board: Sequence[str] = (), pot: float | None = None,
                history: Sequence[str] = (), status: str = "") -> dict[str, Any]:
     return {"kind": "table", "pieces": pieces, "seats": seats, "board": list(board),
             "pot": pot, "history": list(history), "status": status}

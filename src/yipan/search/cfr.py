@@ -213,7 +213,7 @@ class GameTree:
         return Strategy(self.game.info.name, MappingProxyType(table))
 
 
-def _normalised(weights: Sequence[float]) -> list[float]:
+def _normalised(weights: Sequence[float] | np.ndarray) -> list[float]:
     total = float(sum(weights))
     if total <= 0.0 or not math.isfinite(total):
         return [1.0 / len(weights)] * len(weights)

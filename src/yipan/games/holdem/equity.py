@@ -210,8 +210,9 @@ def all_boards(progress=None, chunk: int = 2000) -> EquityTable:
 
 def merge(tables: list[EquityTable]) -> EquityTable:
     """Sampled tables added up (their boards drawn independently)."""
-    return EquityTable(sum(t.wins for t in tables), sum(t.deals for t in tables),
-                       sum(t.boards for t in tables), exact=False)
+    wins = np.sum([t.wins for t in tables], axis=0)
+    deals = np.sum([t.deals for t in tables], axis=0)
+    return EquityTable(wins, deals, sum(t.boards for t in tables), exact=False)
 
 
 # -- the file ------------------------------------------------------------------------------------

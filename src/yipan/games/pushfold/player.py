@@ -83,6 +83,8 @@ def solve(game: PushFoldHoldem, state: PushFoldState, request: AnalysisRequest) 
                            "push": equilibrium.push_range(), "call": equilibrium.call_range()})
 
 
-def prepare() -> None:
-    """Load the equity table and solve the default stack."""
-    solution(10.0, 0.0)
+def prepare(game: object = None) -> None:
+    """Load the equity table and solve the game's stack (the default one without a game)."""
+    stack = getattr(game, "stack", 10.0)
+    ante = getattr(game, "ante", 0.0)
+    solution(float(stack), float(ante))
