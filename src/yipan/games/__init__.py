@@ -60,11 +60,17 @@ def _tictactoe() -> None:
         title="Tic-tac-toe and m,n,k-games",
         factory="yipan.games.tictactoe:TicTacToe",
         options=(
-            GameOption("size", _size, "3x3", "board size, rows x columns (e.g. 4x4)"),
-            GameOption("k", _whole, None, "stones in a row to win (default: the shorter side)"),
+            GameOption("size", _size, "3x3", "board size, rows x columns (e.g. 4x4)",
+                       label="board size"),
+            GameOption("k", _whole, None, "stones in a row to win (default: the shorter side)",
+                       label="in a row to win"),
         ),
         hooks="yipan.games.tictactoe.hooks:HOOKS",
         aliases=("mnk",),
+        rules="Two players, X and O, take turns marking an empty square; X goes first. "
+              "Three in a row (across, down or diagonally) wins; a full board without one "
+              "is a draw. On a larger board you may choose how many in a row win (the "
+              "m,n,k-games).",
         examples=({"size": "4x4", "k": "3"}, {"size": "3x5", "k": "3"},
                   {"size": "11x11", "k": "11"}),
     ))
@@ -83,12 +89,16 @@ def _connect4() -> None:
         title="Connect Four",
         factory="yipan.games.connect4.rules:ConnectFour",
         options=(
-            GameOption("size", _board, None, "board size, width x height (default 7x6)"),
-            GameOption("width", _whole, None, "columns (default 7)"),
-            GameOption("height", _whole, None, "rows (default 6)"),
+            GameOption("size", _board, None, "board size, width x height (default 7x6)",
+                       label="board size"),
+            GameOption("width", _whole, None, "columns (default 7)", hidden=True),
+            GameOption("height", _whole, None, "rows (default 6)", hidden=True),
         ),
         hooks="yipan.games.connect4.hooks:HOOKS",
         aliases=("connectfour",),
+        rules="Two players take turns dropping a disc into a column; it falls to the lowest "
+              "free cell. Red (X) goes first, then yellow (O). Four of your discs in a row, "
+              "across, down or diagonally, win; a full board without one is a draw.",
         examples=({"size": "5x4"}, {"size": "4x4"}),
     ))
 
@@ -106,41 +116,67 @@ def _heap_games() -> None:
 
     def heaps(default: tuple[int, ...]) -> GameOption:
         return GameOption("heaps", _heap, default, heaps_help, many=True, positional=True,
-                          max_items=32, limits="1 to 32 heaps of 0 to 100000")
+                          max_items=32, limits="1 to 32 heaps of 0 to 100000",
+                          label="heaps")
+
+    last_move = ("Players take turns; the player who makes the last move wins (whoever "
+                 "cannot move loses).")
 
     register_game(GameSpec(
         name="nim", title="Nim", factory="yipan.games.heaps:Nim", hooks=hooks,
         options=(heaps((3, 4, 5)),
                  GameOption("rule", str, "normal", "normal or misere (taking the last loses)",
-                            choices=("normal", "misere"))),
+                            choices=("normal", "misere"),
+                            label="rule (misere: taking the last token loses)")),
+        rules="There are a few heaps of tokens. On your turn take as many tokens as you like "
+              "(at least one) from one heap. Whoever takes the last token wins; under the "
+              "misère rule, whoever takes it loses.",
         examples=({"heaps": "1,2,3", "rule": "misere"}, {"heaps": "7"})))
     register_game(GameSpec(
         name="bash", title="Bash game (take 1 to k)", factory="yipan.games.heaps:BashGame",
         hooks=hooks,
-        options=(heaps((10,)), GameOption("k", _whole, 3, "the most tokens a move takes")),
+        options=(heaps((10,)), GameOption("k", _whole, 3, "the most tokens a move takes",
+                                          label="most tokens a move takes")),
+        rules="On your turn take one token or more, but no more than the agreed number "
+              "(3 unless you choose another), from one heap. " + last_move,
         examples=({"heaps": "9,4", "k": "2"},)))
     register_game(GameSpec(
         name="subtraction", title="Subtraction game", hooks=hooks,
         factory="yipan.games.heaps:SubtractionGame",
-        options=(heaps((10,)), GameOption("subtract", str, "1,3,4", "the amounts, e.g. 1,3,4")),
+        options=(heaps((10,)), GameOption("subtract", str, "1,3,4", "the amounts, e.g. 1,3,4",
+                                          label="amounts a move may take")),
+        rules="On your turn take from one heap exactly one of the allowed amounts (1, 3 or 4 "
+              "unless you choose others). " + last_move,
         examples=({"heaps": "8,5", "subtract": "2,5"},)))
     register_game(GameSpec(
         name="octal", title="Octal game", factory="yipan.games.heaps:OctalGame", hooks=hooks,
-        options=(heaps((10,)), GameOption("code", str, "0.77", "the octal code, e.g. 0.137")),
+        options=(heaps((10,)), GameOption("code", str, "0.77", "the octal code, e.g. 0.137",
+                                          label="octal code (the rules, as digits)")),
+        rules="A family of heap games written as a code: the k-th digit after the point says "
+              "what taking k tokens from a heap may leave (1: nothing, 2: one heap, 4: two "
+              "heaps, added up). 0.77 is Kayles, 0.07 Dawson's Kayles. " + last_move,
         examples=({"heaps": "9", "code": "0.137"}, {"heaps": "7,3", "code": "4.7"})))
     register_game(GameSpec(
         name="kayles", title="Kayles (0.77)", factory="yipan.games.heaps:Kayles", hooks=hooks,
-        options=(heaps((12,)),), examples=({"heaps": "4,5"},)))
+        options=(heaps((12,)),), examples=({"heaps": "4,5"},),
+        rules="A row of pins. On your turn knock down one pin, or two pins standing side by "
+              "side; a gap splits a row in two. " + last_move))
     register_game(GameSpec(
         name="dawsons-kayles", title="Dawson's Kayles (0.07)", hooks=hooks,
-        factory="yipan.games.heaps:DawsonsKayles", options=(heaps((12,)),)))
+        factory="yipan.games.heaps:DawsonsKayles", options=(heaps((12,)),),
+        rules="A row of pins. On your turn knock down two pins standing side by side; a gap "
+              "splits a row in two. " + last_move))
     register_game(GameSpec(
         name="grundy-game", title="Grundy's game", factory="yipan.games.heaps:GrundysGame",
         hooks=hooks, options=(heaps((12,)),), aliases=("grundys-game",),
-        examples=({"heaps": "7,6"},)))
+        examples=({"heaps": "7,6"},),
+        rules="On your turn split one heap into two heaps of different sizes (a heap of 1 or "
+              "2 cannot be split). " + last_move))
     register_game(GameSpec(
         name="wythoff", title="Wythoff's game", factory="yipan.games.heaps:WythoffGame",
-        hooks=hooks, options=(heaps((4, 7)),), examples=({"heaps": "3,5"},)))
+        hooks=hooks, options=(heaps((4, 7)),), examples=({"heaps": "3,5"},),
+        rules="Two heaps. On your turn take any number of tokens from one heap, or the same "
+              "number from both. " + last_move))
 
 
 def _g2048() -> None:
@@ -149,6 +185,10 @@ def _g2048() -> None:
         title="2048 (one player against chance)",
         factory="yipan.games.g2048:G2048",
         hooks="yipan.games.g2048.hooks:HOOKS",
+        rules="Slide every tile up, down, left or right (arrow keys, or swipe). Two tiles of "
+              "the same number that meet merge into one with their sum, which adds to your "
+              "score. After each move a new tile, 2 or 4, appears on a free square. The game "
+              "ends when no move changes the board: aim for a 2048 tile.",
     ))
 
 def _gomoku() -> None:
@@ -157,12 +197,15 @@ def _gomoku() -> None:
         title="Gomoku (five in a row)",
         factory="yipan.games.gomoku:Gomoku",
         options=(
-            GameOption("size", _whole, 15, "board size, 7 to 22"),
+            GameOption("size", _whole, 15, "board size, 7 to 22", label="board size (lines)"),
             GameOption("rule", str, "freestyle",
                        "freestyle (five or more) or standard (exactly five)",
-                       choices=("freestyle", "standard")),
+                       choices=("freestyle", "standard"), label="what wins"),
         ),
         hooks="yipan.games.gomoku.hooks:HOOKS",
+        rules="Two players, black and white, take turns placing a stone on an empty point; "
+              "black goes first. Five stones in a row, across, down or diagonally, win "
+              "(under the standard rule exactly five: six or more do not count).",
         examples=({"size": "9", "rule": "standard"},),
     ))
 

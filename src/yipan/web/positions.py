@@ -130,9 +130,12 @@ def _play_one(game: Game, state: Any, number: int, text: str) -> Any:
 
 
 def option_descriptions(spec: GameSpec) -> list[dict[str, Any]]:
-    """A game's options as the page offers them (text fields, choices, lists)."""
+    """A game's options as the page offers them (text fields, choices, lists): ``label`` in
+    words, ``hidden`` for another spelling of what a shown option sets (not offered)."""
     return [{
         "name": option.name,
+        "label": option.label or option.name,
+        "hidden": option.hidden,
         "default": _json_value(option.default),
         "help": option.help,
         "choices": None if option.choices is None else list(option.choices),
@@ -156,7 +159,9 @@ def finite(value: float | None) -> float | None:
 
 
 def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
-    """The JSON the page draws: board view, side to move, legal moves, outcome, engines."""
+    """The JSON the page draws: board view, side to move, legal moves, outcome, engines;
+    ``player_names`` as the game calls its players (its colours), ``figures`` what a person
+    reads beside the board (2048's score)."""
     game, state = position.game, position.state
     outcome = game.outcome(state)
     to_move = game.to_move(state)
@@ -180,6 +185,7 @@ def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
         "movers": [_mover(game, before) for before in position.states[:-1]],
         "ply": len(position.moves),
         "players": info.players,
+        "player_names": list(game.player_names[:max(info.players, 1)]),
         "chance_game": info.chance,
         "to_move": None if outcome is not None else ("chance" if to_move == CHANCE else to_move),
         "legal_moves": [game.format_move(move) for move in legal[:MAX_LISTED_MOVES]],
@@ -189,6 +195,7 @@ def describe_position(position: Position, engines: list[str]) -> dict[str, Any]:
         "view": view,
         "previews": _previews(game, state, legal, view),
         "text": game.render(state),
+        "figures": game.figures(state),
         "engines": engines,
     }
 

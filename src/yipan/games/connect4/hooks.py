@@ -108,5 +108,7 @@ def prepare() -> None:
     mcts_connect4(0, 0, 0, limit=Limit(nodes=64), rng=random.Random(0))
 
 
-HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, build_book=build_book,
-                  prepare=prepare, options=OPTIONS)
+HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, solve=solve,
+                  build_book=build_book, prepare=prepare, options=OPTIONS,
+                  ai_summary="an opening book and an exact solver; where the solver runs out "
+                             "of time, Monte Carlo tree search")
