@@ -309,7 +309,8 @@ def test_stream_sends_each_depth_then_the_answer(client: TestClient) -> None:
     assert response.headers["content-type"].startswith("text/event-stream")
     stream = events(response.text)
     kinds = [kind for kind, _ in stream]
-    assert kinds == ["progress"] * (len(stream) - 1) + ["done"]
+    assert kinds == ["start"] + ["progress"] * (len(stream) - 2) + ["done"]
+    assert stream[0][1]["search"] and stream[0][1]["engine"] == "alphabeta"
     depths = [data["depth"] for kind, data in stream if kind == "progress"]
     assert depths == list(range(1, len(depths) + 1))
     assert stream[-1][1] == stream[-2][1]  # the answer is the deepest result
@@ -320,7 +321,8 @@ def test_stream_reports_an_error_in_the_search_as_an_event(client: TestClient) -
     response = client.post("/api/games/tictactoe/stream",
                            json={"moves": ["b2"], "engine": "ai", "level": "expert"})
     assert response.status_code == 200
-    [(kind, data)] = events(response.text)
+    [(start, _), (kind, data)] = events(response.text)
+    assert start == "start"
     assert kind == "error" and "expert" in data["error"]
 
 

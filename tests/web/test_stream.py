@@ -34,6 +34,7 @@ def test_a_search_stops_when_the_client_goes_away(live_server) -> None:
         with http.stream("POST", f"{url}/api/games/tictactoe/stream", json=body) as response:
             assert response.status_code == 200
             lines = response.iter_lines()
+            assert next_event(lines) == "start"
             assert next_event(lines) == "progress"
             assert runner.running == 1
         # the connection is closed here, in the middle of the search
@@ -70,6 +71,7 @@ def test_a_full_server_answers_busy_and_keeps_serving(server_factory) -> None:
         with http.stream("POST", f"{url}/api/games/tictactoe/stream",
                          json=long_search) as response:
             lines = response.iter_lines()
+            assert next_event(lines) == "start"
             assert next_event(lines) == "progress"  # the long search is running
             busy = http.post(f"{url}/api/games/tictactoe/analyze", json={"moves": X_WINS_NEXT})
             assert busy.status_code == 503 and "busy" in busy.json()["error"]
