@@ -11,7 +11,9 @@ const TIME_LEVELS = [["0.3s", "0.3 s a move", 0.3], ["1s", "1 s a move", 1], ["3
 const LEVELS = {
   alphabeta: TIME_LEVELS,
   mcts: TIME_LEVELS,
-  ai: [["perfect", "strongest (3 s)", 3], ["medium", "medium", 2], ["easy", "easy", 1]],
+  // [name in the URL, words, seconds a move, the AI's level]
+  ai: [["perfect", "strongest, 3 s a move", 3, "perfect"], ["perfect-10s", "strongest, 10 s a move", 10, "perfect"],
+    ["medium", "medium", 2, "medium"], ["easy", "easy", 1, "easy"]],
   random: [["-", "no thinking", 1]],
 };
 const DEFAULT_LEVEL = { alphabeta: "1s", mcts: "1s", ai: "perfect", random: "-" };
@@ -200,13 +202,13 @@ async function think(purpose, token) {
   stopSearch();
   const engine = purpose === "values" ? page.position.value_engine : page.engine;
   if (!engine) return;
-  const [levelName, , seconds] = purpose === "values" ? ["-", "", 1] : levelSetting(engine);
+  const [levelName, , seconds, aiLevel] = purpose === "values" ? ["-", "", 1] : levelSetting(engine);
   const analysis = purpose === "values" && engine === "alphabeta";
   const controller = new AbortController();
   const search = { controller, purpose, best: null, token, id: null, hurried: false };
   page.search = search;
   const request = { moves: page.moves, options: page.options, engine, analysis, limit: { time: seconds } };
-  if (engine === "ai") request.level = levelName;
+  if (engine === "ai") request.level = aiLevel ?? levelName;
   resetThinking(engine, purpose);
   renderControls();
   try {
@@ -344,7 +346,7 @@ function renderStatus() {
   if (!state) return;
   const named = (text, player) => {
     const swatch = player === null ? null : pieceSwatch(state, player);
-    if (swatch) status.append(swatch, " ");
+    if (swatch) status.append(swatch);
     status.append(text);
   };
   if (state.outcome) {

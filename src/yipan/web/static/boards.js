@@ -152,6 +152,7 @@ export function drawBoard(container, position, ui) {
   const kind = position.view.kind;
   container.className = `board-${kind}`;
   (DRAW[kind] ?? drawText)(container, position, ui);
+  for (const board of container.querySelectorAll("svg.board")) board.setAttribute("tabindex", "-1"); // its cells take the focus
   if (focusMemory.kind !== kind) focusMemory.key = null;
   focusMemory.kind = kind;
   const items = [...container.querySelectorAll("[data-key]")];
@@ -599,9 +600,10 @@ function drawHeaps(container, position, ui) {
 
 // -- 2048 -------------------------------------------------------------------------------------
 // Tile colours by power of two, each with a text colour that reads at 4.5:1 or better.
-const TILE_COLOURS = ["#cdc1b4", "#eee4da", "#ede0c8", "#f2b179", "#f59563", "#f67c5f", "#f65e3b",
+export const TILE_COLOURS = ["#cdc1b4", "#eee4da", "#ede0c8", "#f2b179", "#f59563", "#f67c5f", "#f65e3b",
   "#edcf72", "#edcc61", "#edc850", "#edc53f", "#edc22e", "#3c3a32"];
 const DARK_TEXT = "#2a221b", LIGHT_TEXT = "#ffffff";
+export const tileTextColour = (power) => (power === TILE_COLOURS.length - 1 ? LIGHT_TEXT : DARK_TEXT);
 
 function drawTiles(container, position, ui) {
   const view = position.view;
@@ -624,7 +626,7 @@ function drawTiles(container, position, ui) {
     if (value > 0) {
       const digits = String(value).length;
       svg("text", { x: x + size / 2, y: y + size / 2, class: "tile-text", "aria-hidden": "true",
-                    fill: power === TILE_COLOURS.length - 1 ? LIGHT_TEXT : DARK_TEXT,
+                    fill: tileTextColour(power),
                     "font-size": digits <= 2 ? 44 : digits === 3 ? 36 : 28,
                     "dominant-baseline": "central", "text-anchor": "middle" }, board).textContent = value;
     }
