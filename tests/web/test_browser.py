@@ -227,6 +227,58 @@ def test_a_bad_url_shows_the_error_and_a_fresh_board(open_page, query: str, word
 
 
 # -- issue 12: the page for a new player ---------------------------------------------------------
+CONTRAST = """
+() => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+                            return (x + 0.05) / (y + 0.05); };
+  const problems = [];
+  // SVG text against the shape drawn beneath its centre
+  for (const text of document.querySelectorAll("svg.board text, svg.scale text")) {
+    const box = text.getBoundingClientRect();
+    if (!box.width) continue;
+    const under = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2)
+      .find((node) => node !== text && node instanceof SVGGeometryElement
+            && rgb(getComputedStyle(node).fill).length >= 3
+            && (rgb(getComputedStyle(node).fill)[3] ?? 1) > 0.5);
+    if (!under) continue;
+    const r = ratio(rgb(getComputedStyle(text).fill), rgb(getComputedStyle(under).fill));
+    const what = `${text.textContent} on ${under.getAttribute("class")}`;
+    if (r < 4.5) problems.push(`${what}: ${r.toFixed(2)}`);
+  }
+  // borders of inputs and buttons against the card they sit on (3:1 for controls)
+  for (const control of document.querySelectorAll("input, select, button:not(:disabled)")) {
+    if (!control.offsetParent || getComputedStyle(control).borderStyle === "none") continue;
+    let back = control.parentElement;
+    const clear = (node) => (rgb(getComputedStyle(node).backgroundColor)[3] ?? 1) === 0;
+    while (back && clear(back)) back = back.parentElement;
+    const border = rgb(getComputedStyle(control).borderTopColor);
+    if (!back || border.length < 3 || getComputedStyle(control).borderTopWidth === "0px") continue;
+    const r = ratio(border, rgb(getComputedStyle(back).backgroundColor));
+    const what = control.id || control.name || control.textContent;
+    if (r < 3) problems.push(`border of ${what}: ${r.toFixed(2)}`);
+  }
+  return problems;
+}
+"""
+TILE_CONTRAST = """
+async () => {
+  const boards = await import("/static/boards.js");
+  const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const lum = (c) => c.map((v) => v / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  return boards.TILE_COLOURS.slice(1).map((tile, i) => {
+    const [a, b] = [lum(hex(tile)), lum(hex(boards.tileTextColour(i + 1)))].sort((p, q) => q - p);
+    return (a + 0.05) / (b + 0.05);
+  });
+}
+"""
+
+
 def moves_in_list(page) -> int:
     return page.locator("#moves li").count()
 
@@ -431,6 +483,8 @@ def test_2048_shows_its_score_and_undo_keeps_the_opening_tiles(open_page) -> Non
     assert url_moves(page) == opening
     labels = page.locator("svg.board text.coord").all_text_contents()
     assert labels == ["a", "b", "c", "d", "1", "2", "3", "4"]  # new tiles are written 2@c1
+    assert page.evaluate(CONTRAST) == []
+    assert min(page.evaluate(TILE_CONTRAST)) >= 4.5  # every tile's number, 2 to 4096
 
 
 def test_the_mark_is_drawn_without_a_chinese_font(open_page) -> None:
@@ -443,77 +497,22 @@ def test_the_mark_is_drawn_without_a_chinese_font(open_page) -> None:
     assert box["width"] > 30 and box["height"] > 15
 
 
-CONTRAST = """
-() => {
-  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
-    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
-    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-                            return (x + 0.05) / (y + 0.05); };
-  const problems = [];
-  // SVG text against the shape drawn beneath its centre
-  for (const text of document.querySelectorAll("svg.board text, svg.scale text")) {
-    const box = text.getBoundingClientRect();
-    if (!box.width) continue;
-    const under = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2)
-      .find((node) => node !== text && node instanceof SVGGeometryElement
-            && rgb(getComputedStyle(node).fill).length >= 3
-            && (rgb(getComputedStyle(node).fill)[3] ?? 1) > 0.5);
-    if (!under) continue;
-    const r = ratio(rgb(getComputedStyle(text).fill), rgb(getComputedStyle(under).fill));
-    const what = `${text.textContent} on ${under.getAttribute("class")}`;
-    if (r < 4.5) problems.push(`${what}: ${r.toFixed(2)}`);
-  }
-  // borders of inputs and buttons against the card they sit on (3:1 for controls)
-  for (const control of document.querySelectorAll("input, select, button:not(:disabled)")) {
-    if (!control.offsetParent || getComputedStyle(control).borderStyle === "none") continue;
-    let back = control.parentElement;
-    const clear = (node) => (rgb(getComputedStyle(node).backgroundColor)[3] ?? 1) === 0;
-    while (back && clear(back)) back = back.parentElement;
-    const border = rgb(getComputedStyle(control).borderTopColor);
-    if (!back || border.length < 3 || getComputedStyle(control).borderTopWidth === "0px") continue;
-    const r = ratio(border, rgb(getComputedStyle(back).backgroundColor));
-    const what = control.id || control.name || control.textContent;
-    if (r < 3) problems.push(`border of ${what}: ${r.toFixed(2)}`);
-  }
-  return problems;
-}
-"""
-TILE_CONTRAST = """
-async () => {
-  const boards = await import("/static/boards.js");
-  const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
-  const lum = (c) => c.map((v) => v / 255)
-    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
-    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
-  return boards.TILE_COLOURS.slice(1).map((tile, i) => {
-    const [a, b] = [lum(hex(tile)), lum(hex(boards.tileTextColour(i + 1)))].sort((p, q) => q - p);
-    return (a + 0.05) / (b + 0.05);
-  });
-}
-"""
-
-
 @pytest.mark.parametrize("query", [
     "?game=tictactoe&moves=a1+a2+b1+b2&first=human&values=1",
     "?game=gomoku&moves=h8+h9+i8+i9&first=human&engine=ai&values=1",
     "?game=connect4&moves=4+4+3&first=human&engine=random&values=1",
-    "?game=2048&first=human",
     "?game=kayles&o.heaps=4+5&first=human&values=1",
 ])
 def test_text_contrast_is_at_least_4_5_to_1(open_page, query: str) -> None:
     """Every text on the page against what it is drawn on: axe's colour-contrast rule for the
-    page's text (when axe is installed), a measurement of each board text, the 2048 palette,
-    and the borders of controls (3:1)."""
+    page's text (when axe is installed), a measurement of each board text, and the borders
+    of controls (3:1). (2048's tiles: in the 2048 test.)"""
     require_game(parse_qs(urlparse(query).query)["game"][0])
     page = open_page(query)
     wait_for_turn(page)
     if "values=1" in query:
         page.wait_for_selector("#legend .legend-item", timeout=WAIT)
     assert page.evaluate(CONTRAST) == []
-    if "2048" in query:
-        assert min(page.evaluate(TILE_CONTRAST)) >= 4.5
     try:
         from axe_playwright_python.sync_playwright import Axe
     except ImportError:

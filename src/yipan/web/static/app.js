@@ -322,6 +322,9 @@ function renderBoard() {
   drawMoveButtons($("move-buttons"), state, ui);
   drawLegend($("legend"), page.marks ?? {});
   renderFigures();
+  $("keys").textContent = state.view.kind === "tiles" ? "Keys: the arrow keys slide the tiles."
+    : state.view.kind === "text" ? "Keys: Tab to a move's button, Enter to play it."
+      : "Keys: Tab to the board, the arrow keys to move around it, Enter or Space to play.";
 }
 
 // What a person reads beside the board (2048's score), from the game's own figures.

@@ -257,7 +257,7 @@ function drawGrid(container, position, ui) {
   const style = gridStyle(position);
   const pad = style === "discs" ? 14 : 8;
   // coordinates, when the view gives them, in a margin along the top and the left
-  const font = Math.max(16, Math.round(Math.max(rows, cols) * 3.2));
+  const font = Math.max(24, Math.round(Math.max(rows, cols) * 3.4)); // readable on a phone
   const top = pad + (view.col_labels ? Math.round(font * 1.5) : 0);
   const left = pad + (view.row_labels ? Math.round(font * 1.5) : 0); // the first cell's corner
   const width = cols * size + left + pad, height = rows * size + top + pad;
