@@ -22,6 +22,7 @@ from yipan.core import (  # noqa: E402
     GameInfo,
     GameSpec,
     Outcome,
+    game_spec,
     get_game,
     register_game,
 )
@@ -521,6 +522,9 @@ def test_values_come_from_the_games_theory_where_search_has_no_heuristic(
 def test_every_game_has_rules_in_words_and_options_with_labels(client: TestClient) -> None:
     body = client.get("/api/games").json()
     for game in body["games"]:
+        factory = game_spec(game["name"]).factory
+        if not (isinstance(factory, str) and factory.startswith("yipan.games")):
+            continue  # a game another test registered (a user's game may have no rules text)
         assert len(game["rules"]) > 60, game["name"]
         for option in game["options"]:
             assert option["label"], (game["name"], option["name"])
