@@ -549,20 +549,20 @@ function wire() {
   $("move-now").addEventListener("click", moveNow);
   $("first").addEventListener("change", (event) => {
     page.first = event.target.value; // sides change, the game goes on
-    show(page.moves);
+    show(page.moves, "replace");
   });
   $("engine").addEventListener("change", (event) => {
     page.engine = event.target.value;
     page.level = null;
-    show(page.moves);
+    show(page.moves, "replace");
   });
   $("level").addEventListener("change", (event) => {
     page.level = event.target.value;
-    show(page.moves);
+    show(page.moves, "replace");
   });
   $("show-values").addEventListener("change", (event) => {
     page.showValues = event.target.checked;
-    show(page.moves);
+    show(page.moves, "replace");
   });
   $("copy-link").addEventListener("click", async () => {
     try {
