@@ -191,8 +191,8 @@ function chooseEngine() {
   if (!state) return;
   const playing = state.engines.filter((engine) => PLAYING_ENGINES.includes(engine));
   if (!playing.includes(page.engine)) {
+    if (page.engine !== null) page.level = null; // an engine this game lacks: its levels too
     page.engine = playing.includes(state.default_engine) ? state.default_engine : playing[0];
-    page.level = null;
   }
   page.level = levelSetting(page.engine)[0];
 }
@@ -296,6 +296,7 @@ function showThinking(result, done) {
   const step = deep ? `depth ${result.depth}` : `${result.seconds.toFixed(2)} s`;
   const nodes = result.nodes ? `  ${result.nodes.toLocaleString("en")} nodes` : "";
   row.textContent = `${step}  ${result.move ?? "–"}  ${result.description ?? ""}${nodes}`;
+  if ($("t-log").firstChild?.textContent === row.textContent) return; // the answer, told again
   $("t-log").prepend(row);
   while ($("t-log").children.length > 12) $("t-log").lastChild.remove();
 }
