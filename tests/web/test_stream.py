@@ -108,7 +108,7 @@ def test_the_game_ai_thinks_aloud(live_server, game: str, moves: list[str]) -> N
     """The game's own AI reports as it goes (Gomoku: each depth; Connect Four: its tree
     search), as alpha-beta does: a start, progress, then the answer."""
     url, _ = live_server
-    body = {"moves": moves, "engine": "ai", "level": "perfect", "limit": {"time": 3}}
+    body = {"moves": moves, "engine": "ai", "level": "perfect", "limit": {"time": 2}}
     with httpx.Client(timeout=60) as http, \
             http.stream("POST", f"{url}/api/games/{game}/stream", json=body) as response:
         stream = events_until_done(response.iter_lines())
