@@ -7,7 +7,9 @@ Every game has the same shape, so a reader finds each part where they expect it:
         rules.py      the Game: rules, notation (parse_move / format_move), render, view
         kernel.py     numba kernels, when the game has a fast engine (several files for a
                       large engine: board, search, threats... each with one job)
-        player.py     the game's strongest AI: make_ai(game, level, rng, time) -> Player
+        player.py     the game's strongest AI: make_ai(game, level, rng, time) -> Player,
+                      best a Thinker (its think(game, state, limit) reports as it goes and
+                      heeds limit.stop: the web page shows it thinking, "Move now" works)
         hooks.py      HOOKS = GameHooks(...): the AI, the game's own analysis, options it
                       adds to commands, its book builder (yipan.core.hooks)
 
@@ -23,15 +25,16 @@ The recipe for a new game, kept true by ``tests/conformance`` and ``tests/test_l
    ``playout``), ``parse_move``/``format_move`` in the game's usual notation, ``render``, and
    ``view`` (``grid.grid_view`` for a board of cells).
 2. Register it below: ``register_game(GameSpec(name, title, factory="yipan.games.x:X",
-   options=(GameOption(...), ...), hooks="yipan.games.x.hooks:HOOKS",
-   examples=({...},)))``. The conformance suite now plays it at random under its defaults
+   options=(GameOption(..., label="in words"), ...), hooks="yipan.games.x.hooks:HOOKS",
+   examples=({...},), rules="how it is played and won, in a few plain sentences"))``. The conformance suite now plays it at random under its defaults
    and each example option set, checks its declared capabilities, and ``yipan perft x``
    counts its tree.
 3. Record its playthroughs: ``python tests/playthroughs/record.py x`` (commit the files).
 4. If it has a fast engine: kernels in ``kernel.py`` with ``@njit(cache=True)``, random
    numbers and sorts from ``yipan.native``, a test of each kernel against the generic engine
    on small positions, and a benchmark script in ``benchmarks/``.
-5. Its AI in ``player.py`` and its hooks in ``hooks.py``. A game imports ``yipan.core``,
+5. Its AI in ``player.py`` and its hooks in ``hooks.py`` (``make_ai``, ``make_thinker`` when
+   the player can think aloud, ``ai_summary`` saying what it does in a few words). A game imports ``yipan.core``,
    ``yipan.search``, ``yipan.impartial``, ``yipan.books``, ``yipan.native`` and its sibling
    helpers here; never ``yipan.players``, ``yipan.cli``, ``yipan.web`` or
    ``yipan.protocols`` (the layer test fails on it).

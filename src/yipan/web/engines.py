@@ -31,7 +31,8 @@ from ..engines import UnknownEngineError
 from ..plugins import load_game_modules
 from .positions import Position, load_position
 
-__all__ = ["ENGINES", "SearchJob", "UnknownEngineError", "check_job", "engines_for", "run"]
+__all__ = ["ENGINES", "ENGINE_HELP", "SearchJob", "UnknownEngineError", "check_job",
+           "default_engine", "engine_help", "engines_for", "run", "value_engine"]
 
 ENGINES = ("alphabeta", "mcts", "ai", "random", "analysis")
 ALIASES = {"player": "ai"}
