@@ -26,17 +26,17 @@ The recipe for a new game, kept true by ``tests/conformance`` and ``tests/test_l
    ``view`` (``grid.grid_view`` for a board of cells).
 2. Register it below: ``register_game(GameSpec(name, title, factory="yipan.games.x:X",
    options=(GameOption(..., label="in words"), ...), hooks="yipan.games.x.hooks:HOOKS",
-   examples=({...},), rules="how it is played and won, in a few plain sentences"))``. The conformance suite now plays it at random under its defaults
-   and each example option set, checks its declared capabilities, and ``yipan perft x``
-   counts its tree.
+   examples=({...},), rules="how it is played and won, in a few plain sentences"))``.
+   The conformance suite now plays it at random under its defaults and each example option
+   set, checks its declared capabilities, and ``yipan perft x`` counts its tree.
 3. Record its playthroughs: ``python tests/playthroughs/record.py x`` (commit the files).
 4. If it has a fast engine: kernels in ``kernel.py`` with ``@njit(cache=True)``, random
    numbers and sorts from ``yipan.native``, a test of each kernel against the generic engine
    on small positions, and a benchmark script in ``benchmarks/``.
-5. Its AI in ``player.py`` and its hooks in ``hooks.py`` (``make_ai``, ``make_thinker`` when
-   the player can think aloud, ``ai_summary`` saying what it does in a few words). A game imports ``yipan.core``,
-   ``yipan.search``, ``yipan.impartial``, ``yipan.books``, ``yipan.native`` and its sibling
-   helpers here; never ``yipan.players``, ``yipan.cli``, ``yipan.web`` or
+5. Its AI in ``player.py`` and its hooks in ``hooks.py`` (``make_ai``; ``make_thinker`` when
+   the player can think aloud; ``ai_summary``, what it does in a few words). A game imports
+   ``yipan.core``, ``yipan.search``, ``yipan.impartial``, ``yipan.books``, ``yipan.native``
+   and its sibling helpers here; never ``yipan.players``, ``yipan.cli``, ``yipan.web`` or
    ``yipan.protocols`` (the layer test fails on it).
 6. A protocol of its own (Gomocup, UCI, GTP) goes in ``yipan/protocols/`` and a command in
    ``yipan/cli/``; both call the game's player and hooks, and format everything themselves.
