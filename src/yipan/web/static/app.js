@@ -12,7 +12,7 @@ const LEVELS = {
   alphabeta: TIME_LEVELS,
   mcts: TIME_LEVELS,
   // [name in the URL, words, seconds a move, the AI's level]
-  ai: [["perfect", "strongest, 3 s a move", 3, "perfect"], ["perfect-10s", "strongest, 10 s a move", 10, "perfect"],
+  ai: [["perfect", "strongest (3 s)", 3, "perfect"], ["perfect-10s", "strongest (10 s)", 10, "perfect"],
     ["medium", "medium", 2, "medium"], ["easy", "easy", 1, "easy"]],
   random: [["-", "no thinking", 1]],
 };
