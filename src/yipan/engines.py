@@ -22,11 +22,16 @@ does not see everything (poker), solved from the deal by counterfactual regret m
 ``cfr``, ``cfr+``, ``linear-cfr``, ``dcfr``, ``mccfr-external``, ``mccfr-outcome``
 (``yipan.search.cfr``; ``auto`` is the game's own, else ``cfr+``). Their value is the first
 player's, ``extra`` holds the exploitability, iterations and algorithm.
+
+``think`` is ``analyze`` aloud, for a front end that shows an engine at work (the web page):
+an ``Analysis`` each time the answer improves, the last one the answer.
 """
 
 from __future__ import annotations
 
 import random
+import time as clock
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -36,6 +41,7 @@ from .core import (
     AnalysisRequest,
     Budget,
     CapabilityError,
+    Choice,
     Game,
     GameHooks,
     Limit,
@@ -49,7 +55,8 @@ from .players import make_ai
 from .search import PLAIN, Options, alphabeta, cfr, iterate, minimax
 from .search.alphabeta import search_to_depth
 from .search.expectimax import expectimax
-from .search.mcts import mcts
+from .search.mcts import Tree, mcts
+from .search.players import SearchPlayer
 
 ANALYZE_ENGINES = ("auto", "alphabeta", "mcts", "expectimax", "player", "random")
 SOLVE_ALGORITHMS = ("auto", "minimax", "alphabeta", "alphabeta-tt", "iterative", "mcts",
@@ -60,6 +67,7 @@ DEFAULT_SOLVER_ITERATIONS = 200_000  # the MCTS-solver stops once the root is pr
 DEFAULT_EXPECTIMAX_DEPTH = 3
 DEFAULT_ANALYZE_SECONDS = 10.0  # alpha-beta analysis when no limit is given
 DEFAULT_SOLVE_SECONDS = 300.0  # anytime solves (alphabeta-tt, iterative) when none is given
+THINK_EVERY = 0.25  # seconds between the reports of a search that has no steps of its own (MCTS)
 
 
 class UnknownEngineError(YipanError, LookupError):
@@ -143,15 +151,90 @@ def analyze(game: Game, state: Any, engine: str = "auto", *,
         depth = limit.depth if limit is not None and limit.depth else DEFAULT_EXPECTIMAX_DEPTH
         return Analysis.from_search(expectimax(game, state, depth=depth), "expectimax")
     if engine == "player":
-        time = limit.time if limit is not None else None
-        player = make_ai(game, level, rng, time)
-        choice = player.choose(game, state)
-        if choice.result is not None:
-            analysis = Analysis.from_search(choice.result, player.name)
-            return _with_move(analysis, choice.move)
-        return Analysis(move=choice.move, value=None, pv=(choice.move,), engine=player.name)
+        last = None
+        for last in _player_thoughts(game, state, limit, rng, level):  # noqa: B007
+            pass
+        assert last is not None  # a player always ends on a move
+        return last
     move = rng.choice(list(game.legal_moves(state)))
     return Analysis(move=move, value=None, pv=(move,), engine="random")
+
+
+def think(game: Game, state: Any, engine: str = "auto", *,
+          request: AnalysisRequest | None = None, rng: random.Random | None = None,
+          level: str = "perfect") -> Iterator[Analysis]:
+    """``analyze`` aloud: an Analysis each time the engine's answer improves (alpha-beta:
+    each completed depth; MCTS: every ``THINK_EVERY`` seconds; the game's AI: as its hooks'
+    ``make_thinker`` player reports), the last one the answer. A ``request.limit`` whose
+    ``stop`` turns true ends it soon, on the best answer so far."""
+    request = request or AnalysisRequest()
+    rng = rng or random.Random()
+    limit = request.limit
+    if engine not in ("player", "alphabeta", "mcts") or game.outcome(state) is not None \
+            or engine not in engines_for(game):
+        yield analyze(game, state, engine, request=request, rng=rng, level=level)
+        return
+    _check_position(game, state)
+    if engine == "player":
+        yield from _player_thoughts(game, state, limit, rng, level)
+    elif engine == "alphabeta":
+        found = False
+        for result in iterate(game, state, limit=limit or Limit(time=DEFAULT_ANALYZE_SECONDS),
+                              analysis=True, trace=request.trace):
+            found = True
+            yield Analysis.from_search(result, "alpha-beta")
+        if not found:  # not even one ply in time: a one-ply search always answers
+            yield Analysis.from_search(alphabeta(game, state, depth=1, analysis=True),
+                                       "alpha-beta")
+    else:
+        yield from _mcts_thoughts(game, state, limit, rng)
+
+
+def _player_thoughts(game: Game, state: Any, limit: Limit | None, rng: random.Random,
+                     level: str) -> Iterator[Analysis]:
+    """The game's AI (``make_ai``) choosing, aloud where its hooks offer ``make_thinker``."""
+    time = limit.time if limit is not None else None
+    hooks = hooks_of(game)
+    if hooks.make_thinker is not None:
+        thinker = hooks.make_thinker(game, level, rng, time)
+        for choice in thinker.think(game, state, limit or Limit()):
+            yield _choice_analysis(choice, thinker.name)
+    elif hooks.make_ai is not None:  # a player that cannot think aloud: its answer alone
+        player = make_ai(game, level, rng, time)
+        yield _choice_analysis(player.choose(game, state), player.name)
+    else:
+        searcher = SearchPlayer(level, rng, time)
+        for choice in searcher.think(game, state, limit or Limit()):
+            yield _choice_analysis(choice, searcher.name)
+
+
+def _choice_analysis(choice: Choice, name: str) -> Analysis:
+    if choice.result is not None:
+        return _with_move(Analysis.from_search(choice.result, name), choice.move)
+    return Analysis(move=choice.move, value=None, pv=(choice.move,), engine=name)
+
+
+def _mcts_thoughts(game: Game, state: Any, limit: Limit | None,
+                   rng: random.Random) -> Iterator[Analysis]:
+    """MCTS in slices of ``THINK_EVERY`` seconds on one tree, a report after each slice (its
+    figures counted from the start); the limit's iterations and seconds bound the whole."""
+    if limit is None or not (limit.nodes or limit.time):
+        limit = Limit(nodes=DEFAULT_MCTS_ITERATIONS, stop=None if limit is None else limit.stop)
+    start = clock.perf_counter()
+    tree = Tree()
+    done = 0
+    while True:
+        left = None if limit.time is None else limit.time - (clock.perf_counter() - start)
+        slice_time = THINK_EVERY if left is None else min(THINK_EVERY, max(left, 0.01))
+        slice_nodes = None if limit.nodes is None else max(limit.nodes - done, 1)
+        result = mcts(game, state, rng=rng, tree=tree,
+                      limit=Limit(nodes=slice_nodes, time=slice_time, stop=limit.stop))
+        done += result.stats.nodes
+        stats = replace(result.stats, nodes=done, elapsed=clock.perf_counter() - start)
+        yield Analysis.from_search(replace(result, stats=stats), "mcts")
+        if result.exact or limit.stopped() or (left is not None and left <= THINK_EVERY) \
+                or (limit.nodes is not None and done >= limit.nodes):
+            return
 
 
 def _with_move(analysis: Analysis, move: Any) -> Analysis:

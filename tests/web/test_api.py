@@ -22,6 +22,7 @@ from yipan.core import (  # noqa: E402
     GameInfo,
     GameSpec,
     Outcome,
+    game_spec,
     get_game,
     register_game,
 )
@@ -309,7 +310,8 @@ def test_stream_sends_each_depth_then_the_answer(client: TestClient) -> None:
     assert response.headers["content-type"].startswith("text/event-stream")
     stream = events(response.text)
     kinds = [kind for kind, _ in stream]
-    assert kinds == ["progress"] * (len(stream) - 1) + ["done"]
+    assert kinds == ["start"] + ["progress"] * (len(stream) - 2) + ["done"]
+    assert stream[0][1]["search"] and stream[0][1]["engine"] == "alphabeta"
     depths = [data["depth"] for kind, data in stream if kind == "progress"]
     assert depths == list(range(1, len(depths) + 1))
     assert stream[-1][1] == stream[-2][1]  # the answer is the deepest result
@@ -320,7 +322,8 @@ def test_stream_reports_an_error_in_the_search_as_an_event(client: TestClient) -
     response = client.post("/api/games/tictactoe/stream",
                            json={"moves": ["b2"], "engine": "ai", "level": "expert"})
     assert response.status_code == 200
-    [(kind, data)] = events(response.text)
+    [(start, _), (kind, data)] = events(response.text)
+    assert start == "start"
     assert kind == "error" and "expert" in data["error"]
 
 
@@ -488,3 +491,80 @@ def test_the_page_and_its_scripts_are_served(client: TestClient) -> None:
         assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     assert "http://" not in page.text and "https://" not in page.text  # nothing from outside
     assert client.get("/docs").status_code == 404  # its page would load scripts from outside
+
+
+# -- issue 12: the page in words, the strongest engines, values people read ----------------------
+GAMES_WITH_AI = ["connect4", "gomoku", "2048", "nim", "kayles", "grundy-game"]
+
+
+@pytest.mark.parametrize("game", GAMES_WITH_AI)
+def test_the_default_engine_is_the_games_own_ai(client: TestClient, game: str) -> None:
+    body = state(client, [], game=game)
+    assert body["default_engine"] == "ai"
+    assert "ai" in body["engines"]
+    assert body["engine_help"]["ai"].startswith("the game's own AI")
+    assert len(body["engine_help"]["ai"]) > len("the game's own AI, its strongest player")
+
+
+def test_values_come_from_the_games_theory_where_search_has_no_heuristic(
+        client: TestClient) -> None:
+    assert state(client, [], game="nim")["value_engine"] == "analysis"
+    assert state(client, [], game="2048")["value_engine"] == "analysis"
+    assert state(client, [], game="tictactoe")["value_engine"] == "alphabeta"
+    assert state(client, [], game="gomoku")["value_engine"] == "alphabeta"
+    result = client.post("/api/games/kayles/analyze",
+                         json={"engine": "analysis", "options": {"heaps": [4, 5]}}).json()
+    assert set(result["move_outcomes"].values()) <= {"win", "loss"}
+    assert len(result["move_outcomes"]) == len(state(client, [], {"heaps": [4, 5]},
+                                                     game="kayles")["legal_moves"])
+
+
+def test_every_game_has_rules_in_words_and_options_with_labels(client: TestClient) -> None:
+    body = client.get("/api/games").json()
+    for game in body["games"]:
+        factory = game_spec(game["name"]).factory
+        if not (isinstance(factory, str) and factory.startswith("yipan.games")):
+            continue  # a game another test registered (a user's game may have no rules text)
+        assert len(game["rules"]) > 60, game["name"]
+        for option in game["options"]:
+            assert option["label"], (game["name"], option["name"])
+    games = {game["name"]: game for game in body["games"]}
+    shown = [option["label"] for option in games["connect4"]["options"] if not option["hidden"]]
+    assert shown == ["board size"]  # one size field, not size, width and height
+    labels = {option["name"]: option["label"] for option in games["tictactoe"]["options"]}
+    assert labels["k"] == "in a row to win"
+    assert set(body["engine_help"]) == set(body["engines"])
+
+
+def test_players_are_named_as_the_game_names_them(client: TestClient) -> None:
+    assert state(client, [], game="gomoku")["player_names"] == ["black", "white"]
+    assert state(client, [])["player_names"] == ["X", "O"]
+    assert state(client, [], game="2048")["player_names"] == ["player"]
+
+
+def test_2048_sends_its_score_and_coordinates(client: TestClient) -> None:
+    body = state(client, ["2@c1", "2@a4", "left"], game="2048")
+    assert body["figures"]["score"] == 0 and body["figures"]["max_tile"] == 2
+    assert body["view"]["col_labels"] == ["a", "b", "c", "d"]
+    assert body["view"]["row_labels"] == ["1", "2", "3", "4"]
+
+
+def test_connect4_labels_its_columns_as_its_moves(client: TestClient) -> None:
+    view = state(client, [], game="connect4")["view"]
+    assert view["col_labels"] == [str(column) for column in range(1, 8)]
+
+
+@pytest.mark.parametrize("heaps", ["3 4 5", "3,4,5", " 3, 4 5 "])
+def test_heaps_are_typed_as_the_hint_says(client: TestClient, heaps: str) -> None:
+    body = state(client, [], {"heaps": heaps}, game="nim")
+    assert body["view"]["heaps"] == [3, 4, 5]
+
+
+def test_splitting_heap_games_say_so_in_their_view(client: TestClient) -> None:
+    assert state(client, [], game="kayles")["view"]["splits"] is True
+    assert state(client, [], game="grundy-game")["view"]["splits"] is True
+    assert state(client, [], game="nim")["view"]["splits"] is False
+
+
+def test_stopping_a_search_that_is_not_running_is_404(client: TestClient) -> None:
+    assert "no such search" in error(client.post("/api/searches/nothing/stop"), 404)

@@ -224,3 +224,303 @@ def test_a_bad_url_shows_the_error_and_a_fresh_board(open_page, query: str, word
     assert words in page.locator("#status").inner_text()
     assert page.locator("svg.board .cell").count() == 9
     assert page.locator("svg.board .cell.playable").count() == 9  # and play can start
+
+
+# -- issue 12: the page for a new player ---------------------------------------------------------
+CONTRAST = """
+() => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+                            return (x + 0.05) / (y + 0.05); };
+  const problems = [];
+  // SVG text against the shape drawn beneath its centre
+  for (const text of document.querySelectorAll("svg.board text, svg.scale text")) {
+    const box = text.getBoundingClientRect();
+    if (!box.width) continue;
+    const under = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2)
+      .find((node) => node !== text && node instanceof SVGGeometryElement
+            && rgb(getComputedStyle(node).fill).length >= 3
+            && (rgb(getComputedStyle(node).fill)[3] ?? 1) > 0.5);
+    if (!under) continue;
+    const r = ratio(rgb(getComputedStyle(text).fill), rgb(getComputedStyle(under).fill));
+    const what = `${text.textContent} on ${under.getAttribute("class")}`;
+    if (r < 4.5) problems.push(`${what}: ${r.toFixed(2)}`);
+  }
+  // borders of inputs and buttons against the card they sit on (3:1 for controls)
+  for (const control of document.querySelectorAll("input, select, button:not(:disabled)")) {
+    if (!control.offsetParent || getComputedStyle(control).borderStyle === "none") continue;
+    let back = control.parentElement;
+    const clear = (node) => (rgb(getComputedStyle(node).backgroundColor)[3] ?? 1) === 0;
+    while (back && clear(back)) back = back.parentElement;
+    const border = rgb(getComputedStyle(control).borderTopColor);
+    if (!back || border.length < 3 || getComputedStyle(control).borderTopWidth === "0px") continue;
+    const r = ratio(border, rgb(getComputedStyle(back).backgroundColor));
+    const what = control.id || control.name || control.textContent;
+    if (r < 3) problems.push(`border of ${what}: ${r.toFixed(2)}`);
+  }
+  return problems;
+}
+"""
+TILE_CONTRAST = """
+async () => {
+  const boards = await import("/static/boards.js");
+  const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const lum = (c) => c.map((v) => v / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  return boards.TILE_COLOURS.slice(1).map((tile, i) => {
+    const [a, b] = [lum(hex(tile)), lum(hex(boards.tileTextColour(i + 1)))].sort((p, q) => q - p);
+    return (a + 0.05) / (b + 0.05);
+  });
+}
+"""
+
+
+def moves_in_list(page) -> int:
+    return page.locator("#moves li").count()
+
+
+def wait_for_moves(page, count: int) -> None:
+    page.wait_for_function(f"() => document.querySelectorAll('#moves li').length === {count}",
+                           timeout=WAIT)
+
+
+def test_connect4_setup_in_words_and_the_ai_by_default(open_page) -> None:
+    require_game("connect4")
+    page = open_page("?game=connect4")
+    wait_for_turn(page)
+    assert page.locator("#engine").input_value() == "ai"  # the game's own AI, its strongest
+    assert "engine=ai" in page.url
+    assert "solver" in page.locator("#engine-help").inner_text()
+    fields = page.locator("#options input, #options select")
+    assert fields.count() == 1  # one size field, not size, width and height
+    assert "board size" in page.locator("#options").inner_text()
+    assert "disc" in page.locator("#rules-text").inner_text()
+    labels = page.locator("svg.board text.coord")
+    assert [labels.nth(i).text_content() for i in range(labels.count())] == list("1234567")
+    assert "Your move (X)" in page.locator("#status").inner_text()
+
+
+def test_the_last_move_is_marked_without_hiding_the_winning_line(open_page) -> None:
+    page = open_page("?game=tictactoe&moves=a1+a2+b1+b2+c1&first=human")
+    page.wait_for_selector("#status.over", timeout=WAIT)
+    fills = page.evaluate("() => [...document.querySelectorAll('.cell.winning .hit')]"
+                          ".map((hit) => getComputedStyle(hit).fill)")
+    assert len(fills) == 3 and len(set(fills)) == 1, fills  # c1, the last move, tinted as well
+    assert fills[0] not in ("none", "transparent", "rgba(0, 0, 0, 0)")
+    last = page.locator('.cell.last[data-row="0"][data-col="2"]')
+    assert last.locator(".last-mark").count() == 1
+    assert "the last move" in last.get_attribute("aria-label")
+    assert "winning line" in last.get_attribute("aria-label")
+
+
+def test_gomoku_values_are_a_colour_scale_and_players_are_colours(open_page,
+                                                                  tmp_path: Path) -> None:
+    require_game("gomoku")
+    page = open_page("?game=gomoku&moves=h8+h9+i8+i9&first=human&engine=ai&values=1")
+    wait_for_turn(page)
+    assert "Black" in page.locator("#status").inner_text()
+    page.wait_for_function("() => document.querySelectorAll('svg.board circle.estimate')"
+                           ".length > 100", timeout=WAIT)
+    numbers = page.evaluate(r"""() => [...document.querySelectorAll('svg.board text')]
+        .map((t) => t.textContent).filter((t) => /^[+-]?\d+$/.test(t) && t.length > 2)""")
+    assert numbers == []  # no wall of four-digit numbers: a scale of colours
+    levels = page.evaluate("() => new Set([...document.querySelectorAll('svg.board "
+                           "circle.estimate')].map((c) => c.getAttribute('class'))).size")
+    assert levels >= 3
+    legend = page.locator("#legend").inner_text()
+    assert "worst" in legend and "best" in legend
+    cell = page.locator('.cell[data-row="6"][data-col="7"]')  # h7
+    assert "h7" in cell.get_attribute("aria-label")
+    assert "estimate" in cell.get_attribute("aria-label")
+    page.screenshot(path=str(tmp_path / "gomoku-values.png"))
+
+
+def test_proven_values_read_w_and_l_with_a_legend(open_page) -> None:
+    page = open_page("?game=tictactoe&moves=a1+a2+b1+b2&first=human&values=1")
+    page.wait_for_function("() => document.querySelectorAll('svg.board text.value').length"
+                           " === 5", timeout=WAIT)
+    texts = page.locator("svg.board text.value").all_text_contents()
+    assert "W1" in texts and all(text[0] in "WL=" for text in texts), texts
+    assert "forced win" in page.locator("#legend").inner_text()
+
+
+def test_the_game_ai_thinks_aloud_and_moves_now(open_page) -> None:
+    require_game("connect4")
+    # the AI plays first (player 0) and has 10 s; Move now makes it answer at once
+    page = open_page("?game=connect4&first=ai&engine=ai&level=perfect-10s&moves=4+4")
+    page.locator("#move-now").wait_for(state="visible", timeout=WAIT)
+    page.wait_for_timeout(500)
+    page.click("#move-now")
+    wait_for_moves(page, 3)
+    assert "stopped" in page.locator("#think-state").inner_text()
+    assert float(page.locator("#t-time").inner_text().split()[0]) < 8  # not its 10 s
+
+
+def test_a_keyboard_only_game(open_page) -> None:
+    """Tab into the board, walk it with the arrow keys, play with Enter: a whole game of
+    tic-tac-toe without the mouse."""
+    page = open_page("?game=tictactoe&first=human&engine=ai")
+    wait_for_turn(page)
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => Boolean(document.activeElement.closest('svg.board'))"):
+            break
+    focused = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert focused == "a1, empty"
+    for _ in range(5):
+        if page.locator("#status.over").count():
+            break
+        row, col = page.evaluate("() => [document.activeElement.dataset.row,"
+                                 " document.activeElement.dataset.col].map(Number)")
+        target = page.locator("svg.board .cell.playable").first
+        to_row = int(target.get_attribute("data-row"))
+        to_col = int(target.get_attribute("data-col"))
+        for key, steps in (("ArrowDown", to_row - row), ("ArrowUp", row - to_row),
+                           ("ArrowRight", to_col - col), ("ArrowLeft", col - to_col)):
+            for _ in range(max(0, steps)):
+                page.keyboard.press(key)
+        before = len(url_moves(page))
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => (new URLSearchParams(location.search).get('moves') ?? '')"
+                               f".split(' ').filter(Boolean).length > {before}", timeout=WAIT)
+        wait_for_turn(page)
+        assert page.evaluate("() => Boolean(document.activeElement.closest('svg.board'))")
+    assert page.locator("#status.over").count() == 1
+    assert "you won" not in page.locator("#status").inner_text()  # the AI is perfect
+
+
+@pytest.mark.parametrize(("query", "keys", "move"), [
+    ("?game=connect4&first=human&engine=random", ["ArrowRight"] * 3, "4"),
+    ("?game=nim&o.heaps=3+4+5&first=human&engine=random", ["ArrowDown", "ArrowRight"], "2:3"),
+    # pin, gap, pin, gap, pin: the third pin knocked down
+    ("?game=kayles&o.heaps=5&first=human&engine=random", ["ArrowRight"] * 4, "1:1=2+2"),
+])
+def test_keyboard_play_on_other_boards(open_page, query: str, keys: list[str], move: str) -> None:
+    require_game(parse_qs(urlparse(query).query)["game"][0])
+    page = open_page(query)
+    wait_for_turn(page)
+    page.locator("svg.board [data-key][tabindex='0']").focus()
+    for key in keys:
+        page.keyboard.press(key)
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('moves')",
+                           timeout=WAIT)
+    assert url_moves(page)[0] == move
+
+
+@pytest.mark.parametrize(("game", "heaps", "target", "move"), [
+    ("kayles", "5", ".token[data-heap='0'][data-index='2']", "1:1=2+2"),  # knock down pin 3
+    ("kayles", "5", ".gap[data-heap='0']", "1:2"),  # pins 1 and 2: one row of 3 left
+    ("grundy-game", "7", ".token[data-heap='0'][data-index='3']", "1=3+4"),  # split at pin 4
+])
+def test_rows_of_pins_are_played_by_clicking(open_page, game: str, heaps: str, target: str,
+                                             move: str) -> None:
+    require_game(game)
+    page = open_page(f"?game={game}&o.heaps={heaps}&first=human&engine=random")
+    wait_for_turn(page)
+    page.locator(f"svg.board {target}").first.click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('moves')",
+                           timeout=WAIT)
+    assert url_moves(page)[0] == move
+
+
+def test_heaps_are_typed_as_the_hint_says(open_page) -> None:
+    require_game("nim")
+    page = open_page("?game=nim&first=human")
+    wait_for_turn(page)
+    field = page.locator("#options input[name='heaps']")
+    assert "3 4 5" in page.locator("#options").inner_text() + field.get_attribute("placeholder")
+    field.fill("2 6")
+    field.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('svg.board .heap').length === 2",
+                           timeout=WAIT)
+    assert page.locator("#status.error").count() == 0
+    assert page.locator("svg.board .token").count() == 8
+
+
+def test_an_unknown_game_in_the_url_says_so(open_page) -> None:
+    page = open_page("?game=chess&moves=e4")
+    wait_for_turn(page)
+    assert "chess" in page.locator("#notice").inner_text()
+    assert page.locator("svg.board .cell").count() == 9  # and a game to play meanwhile
+
+
+def test_browser_back_steps_back_through_your_moves(open_page) -> None:
+    page = open_page("?game=tictactoe&first=human&engine=ai")
+    wait_for_turn(page)
+    page.locator('svg.board .cell[data-row="1"][data-col="1"] .hit').click()
+    wait_for_moves(page, 2)  # b2 and the AI's answer
+    wait_for_turn(page)
+    page.go_back()
+    wait_for_moves(page, 0)
+    assert url_moves(page) == [""] or url_moves(page) == []
+    page.go_forward()
+    wait_for_moves(page, 2)
+    assert url_moves(page)[0] == "b2"
+
+
+def test_2048_shows_its_score_and_undo_keeps_the_opening_tiles(open_page) -> None:
+    require_game("2048")
+    page = open_page("?game=2048&first=human")
+    wait_for_turn(page)
+    assert "Score: 0" in page.locator("#figures").inner_text()
+    assert page.locator("#undo").is_disabled()  # nothing of yours to take back
+    opening = url_moves(page)
+    assert len(opening) == 2
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
+        if page.locator("#move-buttons button").filter(has_text=key[5:].lower()).count():
+            page.keyboard.press(key)
+            break
+    wait_for_moves(page, 4)
+    wait_for_turn(page)
+    page.click("#undo")
+    wait_for_moves(page, 2)
+    assert url_moves(page) == opening
+    labels = page.locator("svg.board text.coord").all_text_contents()
+    assert labels == ["a", "b", "c", "d", "1", "2", "3", "4"]  # new tiles are written 2@c1
+    assert page.evaluate(CONTRAST) == []
+    assert min(page.evaluate(TILE_CONTRAST)) >= 4.5  # every tile's number, 2 to 4096
+
+
+def test_the_mark_is_drawn_without_a_chinese_font(open_page) -> None:
+    page = open_page("?game=tictactoe")
+    mark = page.locator("header svg.mark")
+    assert mark.locator("path").count() == 2
+    assert mark.get_attribute("aria-label") == "弈盘"
+    assert page.locator("header h1").inner_text().strip() == "yipan"  # no CJK text to render
+    box = mark.bounding_box()
+    assert box["width"] > 30 and box["height"] > 15
+
+
+@pytest.mark.parametrize("query", [
+    "?game=tictactoe&moves=a1+a2+b1+b2&first=human&values=1",
+    "?game=gomoku&moves=h8+h9+i8+i9&first=human&engine=ai&values=1",
+    "?game=connect4&moves=4+4+3&first=human&engine=random&values=1",
+    "?game=kayles&o.heaps=4+5&first=human&values=1",
+])
+def test_text_contrast_is_at_least_4_5_to_1(open_page, query: str) -> None:
+    """Every text on the page against what it is drawn on: axe's colour-contrast rule for the
+    page's text (when axe is installed), a measurement of each board text, and the borders
+    of controls (3:1). (2048's tiles: in the 2048 test.)"""
+    require_game(parse_qs(urlparse(query).query)["game"][0])
+    page = open_page(query)
+    wait_for_turn(page)
+    if "values=1" in query:
+        page.wait_for_selector("#legend .legend-item", timeout=WAIT)
+    assert page.evaluate(CONTRAST) == []
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        return
+    results = Axe().run(page, options={"runOnly": {"type": "rule", "values": [
+        "color-contrast", "button-name", "label", "select-name", "image-alt", "aria-roles",
+        "aria-required-attr", "aria-valid-attr", "aria-valid-attr-value", "document-title",
+        "html-has-lang", "svg-img-alt"]}})
+    violations = {v["id"]: [node["target"] for node in v["nodes"]][:3]
+                  for v in results.response["violations"]}
+    assert violations == {}

@@ -18,8 +18,9 @@ X_WINS_NEXT = ("a1", "a2", "b1", "b2")
 # a pipe writes at once), the first within milliseconds
 LARGE = SearchJob(game="kayles", moves=(), engine="alphabeta", limit=Limit(time=5),
                   options={"heaps": [20] * 20}, analysis=True)
-# the Connect Four solver early in the game: a numba kernel polls no stop flag
-STUBBORN = SearchJob(game="connect4", moves=("4",), engine="ai", limit=Limit(time=20))
+# the Connect Four solver early in the game, as its own analysis runs it: a numba kernel that
+# polls no stop flag (the AI solves in slices and heeds one between them)
+STUBBORN = SearchJob(game="connect4", moves=("4",), engine="analysis", limit=Limit(time=20))
 QUICK = SearchJob(game="tictactoe", moves=X_WINS_NEXT, engine="alphabeta", limit=Limit(time=5))
 
 

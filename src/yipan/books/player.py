@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
-from ..core import Choice, Game, Player, SearchResult, SearchStats, add_plies
+from ..core import (
+    Choice,
+    Game,
+    Limit,
+    SearchResult,
+    SearchStats,
+    Thinker,
+    add_plies,
+)
 from .book import Book
 
 
@@ -13,7 +22,7 @@ class BookPlayer:
     """Plays the best book move (ties broken by ``rng``) when every child of the position is
     in the book; otherwise asks ``fallback``."""
 
-    def __init__(self, book: Book, fallback: Player, rng: random.Random | None = None) -> None:
+    def __init__(self, book: Book, fallback: Thinker, rng: random.Random | None = None) -> None:
         self.book = book
         self.fallback = fallback
         self.rng = rng or random.Random()
@@ -34,6 +43,17 @@ class BookPlayer:
         values = self.book_values(game, state)
         if not values:
             return self.fallback.choose(game, state)
+        return self._from_book(values)
+
+    def think(self, game: Game, state: Any, limit: Limit) -> Iterator[Choice]:
+        """The book's choice at once, or the fallback thinking aloud."""
+        values = self.book_values(game, state)
+        if not values:
+            yield from self.fallback.think(game, state, limit)
+            return
+        yield self._from_book(values)
+
+    def _from_book(self, values: dict[Any, float]) -> Choice:
         best = max(values.values())
         move = self.rng.choice([m for m, v in values.items() if v == best])
         result = SearchResult(move=move, value=best, pv=(move,), move_values=values,

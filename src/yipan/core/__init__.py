@@ -12,7 +12,7 @@ from .errors import (
 )
 from .game import CHANCE, DRAW, Game, GameInfo, Outcome, replay, require
 from .hooks import AnalysisRequest, BookReport, BookRequest, CommandOption, GameHooks
-from .player import LEVELS, Choice, Player, check_level
+from .player import LEVELS, Choice, Player, Thinker, check_level, last_choice
 from .registry import GameOption, GameSpec, game_spec, get_game, list_games, register_game
 from .results import (
     HEURISTIC_LIMIT,
@@ -37,8 +37,8 @@ __all__ = [
     "Choice", "CommandOption", "Game", "GameHooks", "GameInfo", "GameOption",
     "GameOptionError", "Player", "check_level", "game_over_analysis",
     "GameSpec", "IllegalMoveError", "InvalidMoveError", "Limit", "Outcome", "SearchAborted",
-    "SearchResult", "SearchStats", "UnknownGameError", "YipanError", "add_plies",
-    "describe_value",
+    "SearchResult", "SearchStats", "Thinker", "UnknownGameError", "YipanError", "add_plies",
+    "describe_value", "last_choice",
     "game_spec", "get_game", "is_loss", "is_win", "list_games", "plies_to_end",
     "register_game", "replay", "require", "terminal_value",
 ]

@@ -8,6 +8,15 @@ that listing the games imports none of them.
 
     make_ai(game, level, rng, time) -> Player
         the game's strongest player (``yipan play``, the web page's "ai" engine, ``watch``)
+    make_thinker(game, level, rng, time) -> Thinker
+        the same player when it can choose aloud (usually ``make_thinker=make_ai``), for a
+        front end that shows it thinking: its ``think(game, state, limit)`` yields a
+        ``Choice`` each time its choice or its reasons change (a completed depth, a solver's
+        verdict, a tree search's progress), the last one the move it plays, and once
+        ``limit.stop()`` is true it ends soon with its best so far (the web page's "Move
+        now"). Without it, front ends ask ``make_ai``'s player once and show the answer
+    ai_summary
+        what the AI does, in a few words for people (the web page's engine list)
     analyze(game, state, request) -> Analysis
         ``yipan analyze`` with the game's own engine (a solver, a threat search,
         Sprague-Grundy theory): the best move, its value, the main line, each move's value
@@ -34,7 +43,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .analysis import Analysis
-from .player import Player
+from .player import Player, Thinker
 from .results import Limit
 
 Progress = Callable[[str], None]
@@ -94,6 +103,7 @@ class BookReport:
 # The game is typed Any: each game's hooks receive the game they were registered for (a
 # ConnectFour, a Gomoku...), which a Callable over the base Game would not accept.
 MakeAI = Callable[[Any, str, random.Random, "float | None"], Player]
+MakeThinker = Callable[[Any, str, random.Random, "float | None"], Thinker]
 Analyze = Callable[[Any, Any, AnalysisRequest], Analysis]
 BuildBook = Callable[[Any, BookRequest], BookReport]
 
@@ -103,11 +113,13 @@ class GameHooks:
     """The hooks of one game (module docstring); any left None falls back to the generic."""
 
     make_ai: MakeAI | None = None
+    make_thinker: MakeThinker | None = None
     analyze: Analyze | None = None
     solve: Analyze | None = None
     build_book: BuildBook | None = None
     prepare: Callable[[Any], None] | None = None
     options: tuple[CommandOption, ...] = ()
+    ai_summary: str = ""
 
     def options_for(self, command: str) -> tuple[CommandOption, ...]:
         return tuple(option for option in self.options if command in option.commands)

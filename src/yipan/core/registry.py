@@ -9,6 +9,7 @@ built-in games are registered by ``yipan.games`` (imported by ``yipan/__init__``
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,12 @@ class GameOption:
     on nonsense); ``many`` takes a list (``yipan play nim 3 4 5``) of at most ``max_items``;
     ``positional`` makes it a positional argument on the command line. ``limits`` says in
     words what the factory accepts (``"0 to 100000 each"``), for help texts and the API.
+    A list typed as text may separate its items by commas or spaces (``"3 4 5"``, ``"3,4,5"``).
+
+    ``label`` names the option in words for a form (``"stones in a row to win"`` rather than
+    ``k``); ``hidden`` keeps it out of forms while every front end still accepts it (another
+    spelling of what a shown option sets: Connect Four's ``width`` and ``height`` beside its
+    ``size``).
     """
 
     name: str
@@ -37,6 +44,8 @@ class GameOption:
     positional: bool = False
     max_items: int = 64
     limits: str = ""
+    label: str = ""
+    hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +54,8 @@ class GameSpec:
     given as a ``GameHooks`` or named ``"module:attribute"`` to be imported when first used.
 
     ``presets`` fixes factory arguments for an alias; ``examples`` are option sets the
-    conformance suite runs besides the defaults (``{"size": "4x4", "k": "3"}``).
+    conformance suite runs besides the defaults (``{"size": "4x4", "k": "3"}``). ``rules``
+    says in a few plain sentences how the game is played and won (the web page shows it).
     """
 
     name: str
@@ -56,6 +66,7 @@ class GameSpec:
     aliases: tuple[str, ...] = ()
     presets: dict[str, Any] = field(default_factory=dict)  # fixed factory kwargs for an alias
     examples: tuple[dict[str, Any], ...] = ()
+    rules: str = ""
 
     def load_factory(self) -> Callable[..., Game]:
         return resolve(self.factory) if isinstance(self.factory, str) else self.factory
@@ -84,7 +95,7 @@ class GameSpec:
                 continue
             try:
                 if option.many:
-                    items = value.split(",") if isinstance(value, str) else list(value)
+                    items = split_items(value) if isinstance(value, str) else list(value)
                     if len(items) > option.max_items:
                         raise ValueError(f"at most {option.max_items} values, got {len(items)}")
                     parsed[name] = [_convert(option, item) for item in items]
@@ -94,6 +105,11 @@ class GameSpec:
                 raise GameOptionError(f"{self.name}: bad value for {name}: "
                                       f"{str(error)[:200]}") from None
         return parsed
+
+
+def split_items(text: str) -> list[str]:
+    """The items of a list typed as text: separated by commas, spaces or both."""
+    return [item for item in re.split(r"[\s,]+", text.strip()) if item]
 
 
 def _convert(option: GameOption, value: Any) -> Any:

@@ -7,11 +7,13 @@ book); the terminal player, ``make_ai`` and the match loop are in ``yipan.player
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from ..core import WIN, Game, Limit, SearchResult, require
-from ..core.player import Choice, check_level
+from ..core.player import Choice, check_level, last_choice
 from .alphabeta import alphabeta
+from .iterative import iterate
 from .tt import TranspositionTable
 
 DEFAULT_MOVE_SECONDS = 10.0
@@ -50,15 +52,32 @@ class SearchPlayer:
         self.name = f"search ({level})"
         self.tt = TranspositionTable(1 << 18)
 
-    def _search(self, game: Game, state: Any) -> SearchResult:
-        if self.level == "perfect":
-            return alphabeta(game, state, tt=self.tt, analysis=True, limit=Limit(time=self.time))
-        depth = 3 if self.level == "medium" else 1
-        return alphabeta(game, state, depth=depth, tt=self.tt, analysis=True)
+    def think(self, game: Game, state: Any, limit: Limit) -> Iterator[Choice]:
+        """The search aloud: at the perfect level a Choice after each completed depth of
+        iterative deepening (within ``limit``; its time is the player's own when the limit
+        gives none), then the move chosen from the deepest; at the weaker levels the one
+        fixed-depth search's choice."""
+        require(game, two_player_zero_sum=True, no_chance=True, algorithm="the search player")
+        if self.level != "perfect":
+            depth = 3 if self.level == "medium" else 1
+            yield self._decide(alphabeta(game, state, depth=depth, tt=self.tt, analysis=True))
+            return
+        bounded = Limit(depth=limit.depth, nodes=limit.nodes, stop=limit.stop,
+                        time=self.time if limit.time is None and limit.nodes is None
+                        else limit.time)
+        last = None
+        for last in iterate(game, state, limit=bounded, tt=self.tt, analysis=True):
+            yield Choice(last.move, last)
+        if last is None:  # not even one ply in time, or stopped at once: one ply, unbounded
+            last = alphabeta(game, state, depth=1, tt=self.tt, analysis=True)
+        yield self._decide(last)
 
     def choose(self, game: Game, state: Any) -> Choice:
-        require(game, two_player_zero_sum=True, no_chance=True, algorithm="the search player")
-        result = self._search(game, state)
+        return last_choice(self.think(game, state, Limit(time=self.time)))
+
+    def _decide(self, result: SearchResult) -> Choice:
+        """The move among the search's best (ties broken by ``rng``); at the weaker levels,
+        sometimes another that does not lose at once."""
         blunder_rate = {"perfect": 0.0, "medium": 0.2, "easy": 0.5}[self.level]
         values = dict(result.move_values)
         if values and self.rng.random() < blunder_rate:

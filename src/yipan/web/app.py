@@ -3,10 +3,13 @@
 Stateless per request: every call carries the game, its options and the moves so far (in the
 game's own notation), so a position is a URL and any number of tabs can play at once.
 
-    GET  /api/games                      the games, their options, the engines
+    GET  /api/games                      the games, their rules, options and engines
     POST /api/games/{name}/state         {moves, options} -> board, side to move, legal moves
     POST /api/games/{name}/analyze       {moves, options, engine, limit, analysis} -> result
-    POST /api/games/{name}/stream        the same, as server-sent events: one per depth
+    POST /api/games/{name}/stream        the same, as server-sent events: start, one per
+                                         step of the search, then the answer
+    POST /api/searches/{token}/stop      "Move now": the streamed search named by its start
+                                         event answers at once with its best so far
     GET  /api/poker/pushfold?stack=10&ante=0   the push-or-fold equilibrium at one stack
     GET  /api/poker/pushfold/chart?ante=0      its thresholds over 1-20 big blinds
     GET  /api/openapi.json               the API's OpenAPI document
@@ -20,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -47,7 +51,17 @@ from ..core import (
 )
 from ..core.version import VERSION
 from ..plugins import load_game_modules
-from .engines import ENGINES, SearchJob, UnknownEngineError, check_job, engines_for
+from .engines import (
+    ENGINE_HELP,
+    ENGINES,
+    SearchJob,
+    UnknownEngineError,
+    check_job,
+    default_engine,
+    engine_help,
+    engines_for,
+    value_engine,
+)
 from .positions import (
     MoveListTooLongError,
     Position,
@@ -66,6 +80,10 @@ class ClientGone(YipanError):  # noqa: N818 - a condition
     """The client closed its connection before its answer was ready."""
 
 
+class NoSuchSearch(YipanError, LookupError):
+    """A stop asked of a search that is not running (finished, or never started)."""
+
+
 def _error(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": {
         "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
@@ -73,7 +91,7 @@ def _error(description: str) -> dict[str, Any]:
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: _error("malformed JSON"),
-    404: _error("no such game"),
+    404: _error("no such game (or no such search)"),
     413: _error("the body or the move list is too long"),
     422: _error("a bad move, option, engine or limit; a game over; a search refused"),
     503: _error("busy with other searches, or a search overran its hard limit"),
@@ -110,21 +128,28 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
 
     @app.get("/api/games")
     def games() -> dict[str, Any]:
-        """Every registered game with its options, and the engines this server has."""
+        """Every registered game with its rules in words and its options, and the engines
+        this server has (``engine_help``: what each does, in words)."""
         listing = []
         for name in list_games():
             spec = game_spec(name)
             listing.append({"name": spec.name, "title": spec.title,
-                            "aliases": list(spec.aliases),
+                            "aliases": list(spec.aliases), "rules": spec.rules,
                             "options": option_descriptions(spec)})
-        return {"games": listing, "engines": list(ENGINES)}
+        return {"games": listing, "engines": list(ENGINES), "engine_help": ENGINE_HELP}
 
     @app.post("/api/games/{name}/state", responses=ERROR_RESPONSES)
     def state(name: str, request: StateRequest) -> dict[str, Any]:
         """The board to draw after ``moves``, the side to move, the legal moves, the outcome;
-        drawn as ``viewer`` sees it (a game of hidden cards shows that seat only its own)."""
+        drawn as ``viewer`` sees it (a game of hidden cards shows that seat only its own);
+        the engines that play the game, its strongest (``default_engine``), the one that
+        values every move (``value_engine``), and what each does (``engine_help``)."""
         position = load_position(name, request.options, request.moves)
-        return describe_position(position, engines_for(position), viewer=request.viewer)
+        engines = engines_for(position)
+        return {**describe_position(position, engines, viewer=request.viewer),
+                "default_engine": default_engine(engines),
+                "value_engine": value_engine(position, engines),
+                "engine_help": engine_help(position, engines)}
 
     @app.post("/api/games/{name}/analyze", responses=ERROR_RESPONSES)
     async def analyze(name: str, body: AnalyzeRequest, request: Request) -> dict[str, Any]:
@@ -136,8 +161,10 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
     @app.post("/api/games/{name}/stream", response_class=StreamingResponse,
               responses={200: {"content": {"text/event-stream": {}}}, **ERROR_RESPONSES})
     async def stream(name: str, request: AnalyzeRequest) -> StreamingResponse:
-        """Server-sent events while the search runs: ``progress`` after each completed depth,
-        then ``done`` (the answer) or ``error``. Closing the connection ends the search."""
+        """Server-sent events while the search runs: ``start`` once it runs (``search``: the
+        token that ``/api/searches/{token}/stop`` takes), ``progress`` each time its answer
+        improves (alpha-beta: each depth; MCTS and the game AIs: as they report), then
+        ``done`` (the answer) or ``error``. Closing the connection ends the search."""
         job = await _prepare(name, request)
         if runner.busy():
             raise ServerBusy("the server is busy with other searches; try again in a moment")
@@ -160,6 +187,13 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
         A chart solves 191 stacks (seconds), so the antes offered are those the package keeps
         computed."""
         return pushfold_thresholds(float(ante))
+    @app.post("/api/searches/{token}/stop", responses=ERROR_RESPONSES)
+    def stop(token: str) -> dict[str, Any]:
+        """"Move now": the streamed search named ``token`` (its start event's ``search``)
+        stops and sends its best answer so far as ``done``; 404 once it has ended."""
+        if not runner.hurry(token):
+            raise NoSuchSearch("no such search is running (it may have just finished)")
+        return {"stopping": True}
 
     return app
 
@@ -223,8 +257,11 @@ def _event(kind: str, data: dict[str, Any]) -> str:
 
 async def _events(runner: SearchRunner, job: SearchJob) -> AsyncIterator[str]:
     last = None
+    token = secrets.token_urlsafe(12)
     try:
-        async with runner.search(job) as results:
+        async with runner.search(job, token=token) as results:
+            yield _event("start", {"search": token, "engine": job.engine, "level": job.level,
+                                   "time": job.limit.time})
             async for last in results:
                 yield _event("progress", last)
     except YipanError as error:
@@ -256,7 +293,7 @@ class EventStream(StreamingResponse):
 # -- errors ---------------------------------------------------------------------------------------
 def error_status(error: YipanError) -> int:
     """The HTTP status of an error of ours: whose fault, and which kind."""
-    if isinstance(error, UnknownGameError):
+    if isinstance(error, (UnknownGameError, NoSuchSearch)):
         return 404
     if isinstance(error, ServerBusy):
         return 503

@@ -4,8 +4,14 @@
   per completed depth, so the page can watch it think. Two-player zero-sum games without chance.
 - ``mcts``: Monte Carlo tree search (``yipan.search.mcts``).
 - ``ai`` (also ``player``): the game's own AI (its hooks' ``make_ai``), or the generic search
-  player, at a level (``perfect``, ``medium``, ``easy``).
+  player, at a level (``perfect``, ``medium``, ``easy``); it thinks aloud where the hooks offer
+  ``make_thinker`` (``yipan.engines.think``).
 - ``random``: a uniformly random legal move (a sparring partner, and a check of the plumbing).
+- ``analysis``: the game's own analysis (its hooks' ``analyze``: Sprague-Grundy theory,
+  expectimax, a solver), for games that have one: the page's per-move values where it suits.
+
+``default_engine`` is a game's strongest player (its AI), and ``value_engine`` the engine that
+values every move for the board (module functions below).
 
 Every answer is the shared ``Analysis`` schema (``yipan.core.analysis``), as ``yipan analyze
 --json`` prints it. A job runs in a separate process (see ``workers``), so it is plain data,
@@ -25,11 +31,21 @@ from ..engines import UnknownEngineError
 from ..plugins import load_game_modules
 from .positions import Position, load_position
 
-__all__ = ["ENGINES", "SearchJob", "UnknownEngineError", "check_job", "engines_for", "run"]
+__all__ = ["ENGINES", "ENGINE_HELP", "SearchJob", "UnknownEngineError", "check_job",
+           "default_engine", "engine_help", "engines_for", "run", "value_engine"]
 
-ENGINES = ("alphabeta", "mcts", "ai", "random")
+ENGINES = ("alphabeta", "mcts", "ai", "random", "analysis")
 ALIASES = {"player": "ai"}
-TO_SHARED = {"alphabeta": "alphabeta", "mcts": "mcts", "ai": "player", "random": "random"}
+TO_SHARED = {"alphabeta": "alphabeta", "mcts": "mcts", "ai": "player", "random": "random",
+             "analysis": "auto"}
+ENGINE_HELP = {
+    "ai": "the game's own AI, its strongest player",
+    "alphabeta": "alpha-beta: looks a few moves ahead, move by move, deeper each round",
+    "mcts": "Monte Carlo tree search: plays thousands of random games and keeps the moves "
+            "that win most",
+    "random": "plays any legal move at random",
+    "analysis": "the game's own analysis (its theory or its solver), used for move values",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +69,31 @@ def engine_name(name: str) -> str:
 def engines_for(position: Position) -> list[str]:
     """The engines that can play this game (whatever the current position)."""
     available = shared.engines_for(position.game)
-    return [name for name in ENGINES if TO_SHARED[name] in available]
+    own_analysis = shared.hooks_of(position.game).analyze is not None
+    return [name for name in ENGINES if TO_SHARED[name] in available
+            and (name != "analysis" or own_analysis)]
+
+
+def default_engine(engines: list[str]) -> str:
+    """The strongest player among ``engines``: the game's AI where it has one."""
+    return next((name for name in ("ai", "alphabeta", "mcts") if name in engines), engines[0])
+
+
+def value_engine(position: Position, engines: list[str]) -> str | None:
+    """The engine that values every move of a position for the board: the game's own analysis
+    where alpha-beta cannot play the game or the game has no heuristic to search with (the
+    heap games' theory, 2048's expectimax), else alpha-beta; None when neither can."""
+    if "analysis" in engines and ("alphabeta" not in engines
+                                  or not position.game.info.heuristic):
+        return "analysis"
+    return "alphabeta" if "alphabeta" in engines else None
+
+
+def engine_help(position: Position, engines: list[str]) -> dict[str, str]:
+    """What each engine does, in words; the game's AI in its hooks' words."""
+    summary = shared.hooks_of(position.game).ai_summary
+    return {name: ENGINE_HELP[name] + (f": {summary}" if name == "ai" and summary else "")
+            for name in engines}
 
 
 def check_job(position: Position, engine: str) -> None:
@@ -87,10 +127,10 @@ def run(job: SearchJob, stop: Callable[[], bool] | None = None) -> Iterator[dict
     if engine == "alphabeta":
         yield from _alphabeta(position, job, limit)
         return
-    analysis = shared.analyze(position.game, position.state, TO_SHARED[engine],
-                              request=AnalysisRequest(limit=limit),
-                              rng=random.Random(job.seed), level=job.level or "perfect")
-    yield result_json(position, analysis, engine)
+    for analysis in shared.think(position.game, position.state, TO_SHARED[engine],
+                                 request=AnalysisRequest(limit=limit),
+                                 rng=random.Random(job.seed), level=job.level or "perfect"):
+        yield result_json(position, analysis, engine)
 
 
 def _alphabeta(position: Position, job: SearchJob, limit: Limit) -> Iterator[dict[str, Any]]:

@@ -130,9 +130,12 @@ def _play_one(game: Game, state: Any, number: int, text: str) -> Any:
 
 
 def option_descriptions(spec: GameSpec) -> list[dict[str, Any]]:
-    """A game's options as the page offers them (text fields, choices, lists)."""
+    """A game's options as the page offers them (text fields, choices, lists): ``label`` in
+    words, ``hidden`` for another spelling of what a shown option sets (not offered)."""
     return [{
         "name": option.name,
+        "label": option.label or option.name,
+        "hidden": option.hidden,
         "default": _json_value(option.default),
         "help": option.help,
         "choices": None if option.choices is None else list(option.choices),
@@ -157,7 +160,9 @@ def finite(value: float | None) -> float | None:
 
 def describe_position(position: Position, engines: list[str],
                       viewer: int | None = None) -> dict[str, Any]:
-    """The JSON the page draws: board view, side to move, legal moves, outcome, engines.
+    """The JSON the page draws: board view, side to move, legal moves, outcome, engines;
+    ``player_names`` as the game calls its players (its colours), ``figures`` what a person
+    reads beside the board (2048's score).
 
     ``viewer``: the seat whose eyes the board is drawn for (``Game.as_seen_by``); in a game of
     hidden cards the other seat's cards are masked, and so are the deals of them in
@@ -188,6 +193,7 @@ def describe_position(position: Position, engines: list[str],
         "movers": [_mover(game, before) for before in position.states[:-1]],
         "ply": len(position.moves),
         "players": info.players,
+        "player_names": list(game.player_names[:max(info.players, 1)]),
         "chance_game": info.chance,
         "to_move": None if outcome is not None else ("chance" if to_move == CHANCE else to_move),
         "legal_moves": [game.format_move(move) for move in legal[:MAX_LISTED_MOVES]],
@@ -197,6 +203,7 @@ def describe_position(position: Position, engines: list[str],
         "view": view,
         "previews": _previews(game, state, legal, view),
         "text": game.render(game.as_seen_by(state, viewer)),
+        "figures": game.figures(game.as_seen_by(state, viewer)),
         "engines": engines,
     }
 

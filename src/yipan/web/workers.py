@@ -9,6 +9,7 @@ engines and their compiled kernels once (``set_forkserver_preload``)::
       jobs pipe:    (id, job)  ──────────────────▶  engines.run(job, stop)
       results pipe: frames     ◀──────────────────  [8-byte length][pickle], one a result
       cancel: cancel.value = id  ── shared ──────▶  stop() is polled by the search
+      hurry:  hurry.value = id   ── shared ──────▶  stop() too, but the answer is still sent
       after GRACE without an answer:  SIGKILL, and a fresh worker takes its place
 
 Safe by construction:
@@ -21,6 +22,10 @@ Safe by construction:
   when it is readable, and cut into frames by length;
 - every search has a hard deadline (its time limit plus ``OVERRUN``); past it the worker is
   killed and replaced, and the request gets a clear error (HTTP 503).
+
+"Move now" is ``hurry``: the search is asked to stop as for a cancel, but the worker goes on
+sending what it found (the best so far) and ends with ``done``; the search is named by a
+token the caller chose (``search(job, token=...)``, ``hurry(token)``).
 
 At most ``max_running`` searches run; a few more wait their turn, and beyond that the server
 answers "busy".
@@ -79,7 +84,7 @@ def _write_frame(descriptor: int, message: tuple) -> None:
         view = view[written:]
 
 
-def _worker_main(jobs: Connection, results: Connection, cancel: Any) -> None:
+def _worker_main(jobs: Connection, results: Connection, cancel: Any, hurry: Any) -> None:
     """A worker's life: run the jobs that come down the pipe, one at a time, until it closes."""
     from .engines import run
 
@@ -91,15 +96,18 @@ def _worker_main(jobs: Connection, results: Connection, cancel: Any) -> None:
         except (EOFError, OSError):
             return
 
-        def stop(job_id: int = job_id) -> bool:
+        def cancelled(job_id: int = job_id) -> bool:
             return cancel.value == job_id
+
+        def stop(job_id: int = job_id) -> bool:  # cancelled, or hurried: answer now
+            return cancel.value == job_id or hurry.value == job_id
 
         try:
             for result in run(job, stop):
-                if stop():
+                if cancelled():
                     break
                 _write_frame(out, (job_id, "result", result))
-            outcome: tuple = (job_id, "cancelled") if stop() else (job_id, "done")
+            outcome: tuple = (job_id, "cancelled") if cancelled() else (job_id, "done")
         except YipanError as error:
             outcome = (job_id, "error", "input", str(error))
         except Exception as error:  # noqa: BLE001 - reported to the client, never a crash
@@ -117,8 +125,9 @@ class _Worker:
         self.jobs, child_jobs = context.Pipe(duplex=False)[::-1]
         self.results, child_results = context.Pipe(duplex=False)
         self.cancel = context.Value("q", 0, lock=False)
+        self.hurry = context.Value("q", 0, lock=False)
         self.process = context.Process(
-            target=_worker_main, args=(child_jobs, child_results, self.cancel),
+            target=_worker_main, args=(child_jobs, child_results, self.cancel, self.hurry),
             name="yipan-search", daemon=True)
         self._child_ends = (child_jobs, child_results)
         self.buffer = bytearray()
@@ -171,10 +180,14 @@ class _Worker:
 
     def send(self, job_id: int, job: SearchJob) -> None:
         self.cancel.value = 0
+        self.hurry.value = 0
         self.jobs.send((job_id, job))
 
     def ask_to_stop(self, job_id: int) -> None:
         self.cancel.value = job_id
+
+    def ask_to_hurry(self, job_id: int) -> None:
+        self.hurry.value = job_id
 
     def kill(self) -> None:
         """Kill the process and drop its pipes, half-read messages and all (blocking; call
@@ -220,6 +233,7 @@ class SearchRunner:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ids = itertools.count(1)
         self._cleanups: set[asyncio.Task] = set()
+        self._named: dict[str, tuple[_Worker, int]] = {}  # token -> the search's worker, job
 
     def _semaphore(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
@@ -256,11 +270,23 @@ class SearchRunner:
         while self._idle:
             self._idle.pop().stop()
 
+    def hurry(self, token: str) -> bool:
+        """Ask the search named ``token`` to answer now, with its best so far ("Move now");
+        False when no such search is running."""
+        named = self._named.get(token)
+        if named is None:
+            return False
+        worker, job_id = named
+        worker.ask_to_hurry(job_id)
+        return True
+
     @asynccontextmanager
-    async def search(self, job: SearchJob) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
+    async def search(self, job: SearchJob, token: str | None = None
+                     ) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
         """``async with runner.search(job) as results: async for result in results: ...``
 
         Leaving the block before the last result (or being cancelled) stops the search.
+        ``token`` names it for ``hurry`` while it runs.
         """
         if self.busy():
             raise ServerBusy("the server is busy with other searches; try again in a moment")
@@ -284,8 +310,12 @@ class SearchRunner:
                 worker.send(job_id, job)
             self.searches += 1
             deadline = time.monotonic() + (job.limit.time or 0.0) + OVERRUN
+            if token is not None:
+                self._named[token] = (worker, job_id)
             yield self._results(worker, job_id, deadline, state)
         finally:
+            if token is not None:
+                self._named.pop(token, None)
             if worker is not None and not state["finished"]:
                 # stopping waits for the worker's answer: a task of its own, since this
                 # request may be being cancelled (a closed connection) and could not wait

@@ -160,7 +160,9 @@ def test_the_numba_expectimax_equals_the_generic_one():
 def test_the_view_is_tiles():
     state = State2048(board_from_rows([[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 4]]), 12, 0)
     assert GAME.view(state) == {"kind": "tiles", "rows": 4, "cols": 4, "score": 12,
-                                "cells": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 4]]}
+                                "cells": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 4]],
+                                "col_labels": ["a", "b", "c", "d"],
+                                "row_labels": ["1", "2", "3", "4"]}
     for move in GAME.legal_moves(state):
         assert GAME.parse_move(state, GAME.format_move(move)) == move
     assert GAME.parse_move(state, "d") == RIGHT

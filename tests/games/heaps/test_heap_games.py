@@ -48,7 +48,11 @@ def test_every_move_round_trips_through_its_notation(name):
 def test_view_is_the_heaps(name):
     game = get_game(name)
     state = game.initial_state()
-    assert game.view(state) == {"kind": "heaps", "heaps": list(state.heaps)}
+    view = game.view(state)
+    assert {key: view[key] for key in ("kind", "heaps")} == \
+        {"kind": "heaps", "heaps": list(state.heaps)}
+    assert view.get("splits", False) == (name in ("octal", "kayles", "dawsons-kayles",
+                                                  "grundy-game"))  # octal: 0.77
 
 
 def test_kayles_notation_and_play():

@@ -112,5 +112,7 @@ def prepare(game: ConnectFour) -> None:
                   width=game.width, height=game.height)
 
 
-HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, build_book=build_book,
-                  prepare=prepare, options=OPTIONS)
+HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, solve=solve,
+                  build_book=build_book, prepare=prepare, options=OPTIONS,
+                  ai_summary="an opening book and an exact solver; where the solver runs out "
+                             "of time, Monte Carlo tree search")

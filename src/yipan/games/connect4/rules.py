@@ -277,6 +277,7 @@ class ConnectFour(Game[Position, int]):
                       for r in range(self.height)],
             "move_at": [[self.format_move(c) if playable[c] else None for c in range(self.width)]
                         for _ in range(self.height)],
+            "col_labels": [self.format_move(c) for c in range(self.width)],  # moves are columns
         }
         last_mover = state.current ^ state.mask
         if state.moves and has_four(last_mover, self.height):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterator
 from types import MappingProxyType
 from typing import Any
 
@@ -127,6 +128,19 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
     Moves are columns 0..width-1; the result is as ``yipan.search.mcts`` gives it (the most
     visited move, its mean result in [-1, 1] for the side to move, visits per move).
     """
+    last = None
+    for last in uct_connect4(current, mask, moves, limit=limit, rng=rng,  # noqa: B007
+                             width=width, height=height, exploration=exploration):
+        pass
+    assert last is not None  # the search always reports once, at its end
+    return last
+
+
+def uct_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: random.Random,
+                 width: int = 7, height: int = 6, exploration: float = DEFAULT_EXPLORATION,
+                 every: float | None = None) -> Iterator[SearchResult]:
+    """``mcts_connect4`` as it goes: with ``every`` (seconds), a result that often while the
+    search runs (for a front end that shows it thinking); always the final result last."""
     if limit.nodes is None and limit.time is None and limit.stop is None:
         raise ValueError("mcts needs a limit on iterations (Limit(nodes=...)), time or stop")
     start = time.perf_counter()
@@ -137,7 +151,8 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
     tree.current[0], tree.mask[0], tree.moves[0] = current, mask, moves
     seed = seed_from(rng)
     size, done = 1, 0
-    chunk = 2048 if deadline is not None or limit.stop is not None else budget
+    chunk = 2048 if deadline is not None or limit.stop is not None or every else budget
+    next_report = None if every is None else start + every
     while done < budget:
         step = min(chunk, budget - done)
         size, seed, ran = run_iterations(
@@ -145,10 +160,18 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
             tree.result, size, step, width, height, exploration, seed)
         seed = np.uint64(seed)  # numba hands a uint64 back as a Python int: keep its type
         done += ran
-        if ran < step or (deadline is not None and time.perf_counter() >= deadline) \
-                or limit.stopped():
+        now = time.perf_counter()
+        if ran < step or (deadline is not None and now >= deadline) or limit.stopped():
             break
-    elapsed = time.perf_counter() - start
+        if next_report is not None and every is not None and now >= next_report:
+            next_report = now + every
+            yield _tree_result(tree, size, width, rng, now - start)
+    yield _tree_result(tree, size, width, rng, time.perf_counter() - start)
+
+
+def _tree_result(tree: Connect4Tree, size: int, width: int, rng: random.Random,
+                 elapsed: float) -> SearchResult:
+    """The root's statistics as a search result: the most visited move (ties by ``rng``)."""
     visits = {c: int(tree.visits[n]) for c in range(width) if (n := tree.child[0, c]) >= 0}
     values = {c: float(tree.total[n] / tree.visits[n])
               for c in range(width) if (n := tree.child[0, c]) >= 0}

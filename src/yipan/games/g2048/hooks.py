@@ -27,4 +27,6 @@ def prepare(game: G2048) -> None:
     game.playout(state, random.Random(0))
 
 
-HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, prepare=prepare)
+HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, prepare=prepare,
+                  ai_summary="expectimax: it weighs every tile that may appear, four or five "
+                             "moves ahead")

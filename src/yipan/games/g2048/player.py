@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 import time as clock
+from collections.abc import Iterator
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from ...core import Choice, GameOptionError, SearchResult, SearchStats
+from ...core import Choice, GameOptionError, Limit, SearchResult, SearchStats
 from . import kernel
 from .rules import G2048, State2048, row_tables
 
@@ -91,6 +92,10 @@ class ExpectimaxPlayer:
     def choose(self, game: G2048, state: Any) -> Choice:
         result = self.analyse(state)
         return Choice(result.move, result)
+
+    def think(self, game: G2048, state: Any, limit: Limit) -> Iterator[Choice]:
+        """One search of a few milliseconds: one Choice."""
+        yield self.choose(game, state)
 
 
 def make_ai(game: G2048, level: str, rng: random.Random, time: float | None) -> ExpectimaxPlayer:

@@ -371,5 +371,8 @@ class G2048(Game[State2048, "int | Spawn"]):
         return "\n".join(lines)
 
     def view(self, state: State2048) -> dict:
+        """The tiles, row 1 at the top; the coordinates new tiles are written in (``2@c1``)."""
         return {"kind": "tiles", "rows": SIZE, "cols": SIZE,
-                "cells": board_rows(state.board), "score": state.score}
+                "cells": board_rows(state.board), "score": state.score,
+                "col_labels": list(COLUMN_LETTERS[:SIZE]),
+                "row_labels": [str(row + 1) for row in range(SIZE)]}

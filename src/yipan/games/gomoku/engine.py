@@ -256,6 +256,19 @@ class Engine:
     def think(self, *, seconds: float | None = 1.0, max_depth: int = 64,
               nodes: int | None = None, threats: bool = True) -> Decision:
         """Choose a move for the side to move (steps in the module doc)."""
+        last = None
+        for last in self.thoughts(seconds=seconds, max_depth=max_depth,  # noqa: B007
+                                  nodes=nodes, threats=threats):
+            pass
+        assert last is not None  # every way through ends on a decision
+        return last
+
+    def thoughts(self, *, seconds: float | None = 1.0, max_depth: int = 64,
+                 nodes: int | None = None, threats: bool = True,
+                 stop: Callable[[], bool] | None = None) -> Iterator[Decision]:
+        """``think`` aloud: during the search a Decision after each completed depth, and the
+        choice last. ``stop`` is asked between the steps and the depths (a numba kernel runs
+        its step out): once it says True, the best so far is the choice."""
         start = time.perf_counter()
         me, them = self.to_move, 1 - self.to_move
         board = self.board
@@ -264,6 +277,9 @@ class Engine:
         def remaining(share: float) -> float | None:
             return None if seconds is None else max(0.0, seconds * share
                                                     - (time.perf_counter() - start))
+
+        def stopped() -> bool:
+            return stop is not None and stop()
 
         def decided(point: int, reason: str, value: float, threat: ThreatWin | None = None,
                     pv: tuple = ()) -> Decision:
@@ -275,39 +291,58 @@ class Engine:
 
         if not self.moves:
             centre = (self.size // 2) * self.size + self.size // 2
-            return decided(centre, "centre", 0)
+            yield decided(centre, "centre", 0)
+            return
         if counts[me, L_FIVE] > 0:
             point = self.point(find_level(board, me, L_FIVE))
-            return decided(point, "five", WIN - 1)
-        if threats:  # (the VCF blocks the opponent's four itself when it must)
+            yield decided(point, "five", WIN - 1)
+            return
+        if threats and not stopped():  # (the VCF blocks the opponent's four itself)
             win = self.threat_win(me, threes=False, max_depth=self.vcf_depth, nodes=200_000,
                                   seconds=remaining(0.3))
             if win is not None:
-                return decided(win.line[0], "VCF", WIN - win.plies, win, win.line)
+                yield decided(win.line[0], "VCF", WIN - win.plies, win, win.line)
+                return
         if counts[them, L_FIVE] > 0:
             block = self.point(find_level(board, them, L_FIVE))
             lost = counts[them, L_FIVE] >= 2
-            return decided(block, "block", -(WIN - 2) if lost else 0)
-        if threats and counts[them, L_OPEN_FOUR] == 0:
+            yield decided(block, "block", -(WIN - 2) if lost else 0)
+            return
+        if threats and counts[them, L_OPEN_FOUR] == 0 and not stopped():
             win = self.threat_win(me, threes=True, max_depth=self.vct_depth, nodes=100_000,
                                   seconds=remaining(0.5))
             if win is not None:
-                return decided(win.line[0], "VCT", WIN - win.plies, win, win.line)
+                yield decided(win.line[0], "VCT", WIN - win.plies, win, win.line)
+                return
         safe = None
-        if threats and counts[them, L_OPEN_FOUR] == 0:
+        if threats and counts[them, L_OPEN_FOUR] == 0 and not stopped():
             danger = self.threat_win(them, threes=False, max_depth=self.vcf_depth,
                                      nodes=50_000, seconds=remaining(0.55))
             if danger is not None:
                 safe = self.moves_stopping_vcf(me, seconds=remaining(0.7))
-        result = self.search(max_depth=max_depth, nodes=nodes, seconds=remaining(1.0))
+        result = None
+        if not stopped():
+            budget = remaining(1.0)
+            searching = time.perf_counter()
+            for depth_result in self.iterate(max_depth=max_depth, nodes=nodes, seconds=budget):
+                result = depth_result
+                if not safe or result.move in safe:
+                    assert isinstance(result.move, int)
+                    yield Decision(result.move, "search", result)
+                # the next depth costs several times this one: do not start what cannot finish
+                if (budget is not None and time.perf_counter() - searching > budget * 0.4) \
+                        or stopped():
+                    break
         if safe and (result is None or result.move not in safe):
-            return decided(safe[0], "stops VCF", 0)
+            yield decided(safe[0], "stops VCF", 0)
+            return
         if result is None:  # not even depth 1 finished: the best-ordered candidate
             count = generate(board, self.context, me, 0, -1)
             fallback = self.point(self.context.moves[0, 0]) if count else self.any_empty()
-            return decided(fallback, "search", 0)
+            yield decided(fallback, "search", 0)
+            return
         assert isinstance(result.move, int)  # a completed search of an unfinished game
-        return Decision(result.move, "search", result)
+        yield Decision(result.move, "search", result)
 
     def moves_stopping_vcf(self, me: int, seconds: float | None) -> list[int]:
         """The opponent has a VCF: our candidates (and fours) after which it has none, best

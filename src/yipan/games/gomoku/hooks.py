@@ -71,4 +71,7 @@ def prepare(game: Gomoku) -> None:
     Engine(game.size, game.rule, memory_bytes=1 << 20).warm_up()
 
 
-HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, prepare=prepare)
+HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, solve=solve,
+                  prepare=prepare,
+                  ai_summary="threat-space search for forced fives, then alpha-beta search "
+                             "on a compiled board")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from ...core import Choice, GameOptionError
+from ...core import Choice, GameOptionError, Limit, last_choice
 from .engine import Decision, Engine
 from .rules import Gomoku, Stones
 
@@ -32,15 +33,23 @@ class EnginePlayer:
         self.last_decision: Decision | None = None
 
     def choose(self, game: Gomoku, state: Stones) -> Choice:
+        return last_choice(self.think(game, state, Limit(time=self.seconds)))
+
+    def think(self, game: Gomoku, state: Stones, limit: Limit) -> Iterator[Choice]:
+        """The engine aloud (``Engine.thoughts``): each depth of its search, then its choice;
+        ``limit.stop`` is asked between the steps and the depths."""
         engine = self.engine
         engine.set_state(state)
-        decision = engine.think(seconds=self.seconds, max_depth=self.max_depth,
-                                threats=self.threats)
+        seconds = self.seconds if limit.time is None else limit.time
+        decision = None
+        for decision in engine.thoughts(seconds=seconds, max_depth=self.max_depth,
+                                        threats=self.threats, stop=limit.stop):
+            yield Choice(decision.move, decision.result)
+        assert decision is not None
         self.last_decision = decision
         if decision.reason == "search" and self.rng.random() < self.random_share:
             near = game.order_moves(state, game.legal_moves(state))[:6]
-            return Choice(self.rng.choice(near))
-        return Choice(decision.move, decision.result)
+            yield Choice(self.rng.choice(near))
 
 
 def make_ai(game: Gomoku, level: str, rng: random.Random, time: float | None) -> EnginePlayer:

@@ -52,4 +52,7 @@ def prepare(game: Any) -> None:
         rule.table(64)
 
 
-HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=analyze, prepare=prepare)
+HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, solve=analyze,
+                  prepare=prepare,
+                  ai_summary="Sprague-Grundy theory: it knows at once who wins, and plays a "
+                             "winning move whenever there is one")

@@ -10,10 +10,10 @@ move one time in five or two, as the generic search player does.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, Protocol
 
-from ...core import Choice, Game, check_level
+from ...core import Choice, Game, Limit, check_level
 
 BLUNDER_RATE = {"perfect": 0.0, "medium": 0.2, "easy": 0.5}
 
@@ -37,6 +37,10 @@ class ImpartialPlayer:
         self.level = check_level(level)
         self.rng = rng
         self.name = f"Sprague-Grundy ({level})"
+
+    def think(self, game: Any, state: Any, limit: Limit) -> Iterator[Choice]:
+        """Theory answers at once: one Choice."""
+        yield self.choose(game, state)
 
     def choose(self, game: Any, state: Any) -> Choice:
         if self.rng.random() < BLUNDER_RATE[self.level]:

@@ -224,7 +224,10 @@ class HeapGame(Game[HeapState, HeapGameMove]):
         return "\n".join(lines)
 
     def view(self, state: HeapState) -> dict:
-        return {"kind": "heaps", "heaps": list(state.heaps)}
+        """The heaps; ``splits``: a move may leave two heaps where there was one, so a token
+        is a pin in a row, knocked down where it stands (Kayles), or where the row splits
+        (Grundy's game), rather than the first of those taken from the end (Nim)."""
+        return {"kind": "heaps", "heaps": list(state.heaps), "splits": self.rule.splits}
 
 
 class Nim(HeapGame):

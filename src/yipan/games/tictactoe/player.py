@@ -7,14 +7,14 @@ import random
 from importlib import resources
 
 from ...books import BookPlayer, load_book
-from ...core import Player
+from ...core import Thinker
 from ...search.players import SearchPlayer
 from .rules import TicTacToe
 
 BOOK_3X3 = "tictactoe-3x3.book"
 
 
-def make_ai(game: TicTacToe, level: str, rng: random.Random, time: float | None) -> Player:
+def make_ai(game: TicTacToe, level: str, rng: random.Random, time: float | None) -> Thinker:
     search = SearchPlayer(level, rng, time)
     if level != "perfect" or (game.rows, game.cols, game.k) != (3, 3, 3):
         return search

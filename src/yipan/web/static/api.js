@@ -28,9 +28,10 @@ export async function getState(game, options, moves, viewer = null) {
   return json(await post(`/api/games/${encodeURIComponent(game)}/state`, { options, moves, viewer }));
 }
 
-// Run a search and call onResult(result, done) for each server-sent event: one per completed
-// depth, then the answer. Aborting `signal` closes the connection, which ends the search.
-export async function streamSearch(game, request, onResult, signal) {
+// Run a search and call onEvent(kind, data) for each server-sent event: "start" (data.search
+// names it for stopSearch), "progress" each time its answer improves, then "done" with the
+// answer. Aborting `signal` closes the connection, which ends the search.
+export async function streamSearch(game, request, onEvent, signal) {
   const response = await post(`/api/games/${encodeURIComponent(game)}/stream`, request, signal);
   if (!response.ok) await json(response);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -47,11 +48,16 @@ export async function streamSearch(game, request, onResult, signal) {
       const event = parseEvent(block);
       if (event.kind === "error") throw new ApiError(event.data.error);
       if (event.kind === "done") answer = event.data;
-      onResult(event.data, event.kind === "done");
+      if (["start", "progress", "done"].includes(event.kind)) onEvent(event.kind, event.data);
     }
   }
   if (answer === null) throw new ApiError("the search ended without an answer");
   return answer;
+}
+
+// "Move now": the running search named `search` (its start event's) answers with its best so far.
+export async function stopSearch(search) {
+  return json(await post(`/api/searches/${encodeURIComponent(search)}/stop`, {}));
 }
 
 function parseEvent(block) {

@@ -1,19 +1,26 @@
 // The page: pick a game, play against the AI, watch it think. The whole game lives in the URL
-// (?game=…&moves=a1+b2&first=human&engine=alphabeta&level=1s&o.size=3x3), so a position can be
-// shared, reloaded and walked back; the server is asked for everything else.
+// (?game=…&moves=a1+b2&first=human&engine=ai&level=perfect&o.size=3x3), so a position can be
+// shared and reloaded; the browser's Back and Forward step through the positions where it was
+// your turn (as Undo does); the server is asked for everything else.
 
-import { ApiError, getState, listGames, streamSearch } from "./api.js";
-import { describeValue, drawBoard, drawMoveButtons, playerName } from "./boards.js";
+import { ApiError, getState, listGames, stopSearch as askToStop, streamSearch } from "./api.js";
+import { drawBoard, drawLegend, drawMoveButtons, moveMarks, pieceSwatch, playerName } from "./boards.js";
 
-const TIME_LEVELS = [["0.3s", "0.3 s", 0.3], ["1s", "1 s", 1], ["3s", "3 s", 3], ["10s", "10 s", 10]];
+const TIME_LEVELS = [["0.3s", "0.3 s a move", 0.3], ["1s", "1 s a move", 1], ["3s", "3 s a move", 3],
+  ["10s", "10 s a move", 10]];
 const LEVELS = {
   alphabeta: TIME_LEVELS,
   mcts: TIME_LEVELS,
-  ai: [["easy", "easy", 1], ["medium", "medium", 2], ["perfect", "perfect", 3]],
-  random: [["-", "instant", 1]],
+  // [name in the URL, words, seconds a move, the AI's level]
+  ai: [["perfect", "strongest (3 s)", 3, "perfect"], ["perfect-10s", "strongest (10 s)", 10, "perfect"],
+    ["medium", "medium", 2, "medium"], ["easy", "easy", 1, "easy"]],
+  random: [["-", "no thinking", 1]],
 };
 const DEFAULT_LEVEL = { alphabeta: "1s", mcts: "1s", ai: "perfect", random: "-" };
-const ENGINE_NAMES = { alphabeta: "alpha-beta", mcts: "MCTS", ai: "game AI", random: "random" };
+const ENGINE_NAMES = { alphabeta: "alpha-beta search", mcts: "Monte Carlo tree search", ai: "the game's AI",
+  random: "random moves", analysis: "the game's analysis" };
+const PLAYING_ENGINES = ["ai", "alphabeta", "mcts", "random"]; // "analysis" values moves only
+const HURRY_WAIT = 1500; // ms a stopped search may take to answer before its best so far is played
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,42 +30,59 @@ const page = {
   options: {},
   moves: [],
   first: "human",
-  engine: "alphabeta",
-  level: "1s",
+  engine: null, // null: the game's default (its strongest player)
+  level: null,
   showValues: false,
   position: null,
   states: new Map(), // "moves joined" -> state response, for undo without asking again
-  search: null, // {controller, purpose: "move"|"values", best, token}
-  values: null, // {move: value} of the position on the board, when shown
+  search: null, // {controller, purpose: "move"|"values", best, token, id}
+  marks: null, // {move: mark} of the position on the board, when shown
   pv: null, // the line the AI is thinking of, drawn on the board while it thinks
-  exact: false,
   token: 0, // bumps whenever the position changes: late answers for old positions are dropped
   error: null,
+  notice: null, // a message that stays until the next move (an unknown game in the URL)
   thinkLabel: "",
+  entryStable: false, // whether the history entry on top holds a position where you move
 };
 
-// -- URL ------------------------------------------------------------------------------------------
+// -- URL and history ------------------------------------------------------------------------------
 function readUrl() {
   const query = new URLSearchParams(location.search);
   page.game = query.get("game");
   page.moves = (query.get("moves") ?? "").split(" ").filter(Boolean);
   page.first = query.get("first") === "ai" ? "ai" : "human";
-  page.engine = query.get("engine") ?? "alphabeta";
-  page.level = query.get("level") ?? DEFAULT_LEVEL[page.engine] ?? "1s";
+  page.engine = query.get("engine");
+  page.level = query.get("level");
   page.showValues = query.get("values") === "1";
   page.options = {};
   for (const [key, value] of query) if (key.startsWith("o.")) page.options[key.slice(2)] = value;
 }
 
-function writeUrl() {
+function urlNow() {
   const query = new URLSearchParams({ game: page.game });
   for (const [key, value] of Object.entries(page.options)) query.set(`o.${key}`, value);
   if (page.moves.length) query.set("moves", page.moves.join(" "));
   query.set("first", page.first);
-  query.set("engine", page.engine);
-  query.set("level", page.level);
+  if (page.engine) query.set("engine", page.engine);
+  if (page.level) query.set("level", page.level);
   if (page.showValues) query.set("values", "1");
-  history.replaceState(null, "", `?${query}`);
+  return `?${query}`;
+}
+
+// A new history entry when leaving a position where it was your turn (so Back returns to it);
+// otherwise the entry on top follows the game (the AI's answer, a chance draw, a setting).
+function writeUrl(history_ = "follow") {
+  const url = urlNow();
+  if (history_ === "push" || (history_ === "follow" && page.entryStable && url !== location.search)) {
+    history.pushState(null, "", url);
+  } else if (url !== location.search) {
+    history.replaceState(null, "", url);
+  }
+  page.entryStable = isStable(page.position);
+}
+
+function isStable(state) {
+  return Boolean(state && (state.outcome || isHumanTurn(state)));
 }
 
 // -- positions ------------------------------------------------------------------------------------
@@ -88,11 +112,13 @@ function isAiTurn(state) {
   return !isHumanTurn(state);
 }
 
-async function show(moves) {
+// Show the position after `moves`. history: "follow" (see writeUrl), "push", or "none" (the
+// browser moved through its history itself).
+async function show(moves, history_ = "follow") {
   stopSearch();
   page.token += 1;
   const token = page.token;
-  page.values = null;
+  page.marks = null;
   page.pv = null;
   try {
     const state = await stateAt(moves);
@@ -109,14 +135,16 @@ async function show(moves) {
         const message = error.message;
         page.options = {};
         buildOptions();
-        await show([]);
+        await show([], "replace");
         page.error = message;
         render();
       }
       return;
     }
   }
-  writeUrl();
+  chooseEngine();
+  if (history_ === "none") page.entryStable = isStable(page.position);
+  else writeUrl(history_);
   syncSetup();
   render();
   act(token);
@@ -127,6 +155,7 @@ function play(move) {
   if (!state) return;
   const draws = state.chance.map((draw) => draw.move);
   if (!state.legal_moves.includes(move) && !draws.includes(move)) return;
+  page.notice = null;
   show([...page.moves, move]);
 }
 
@@ -138,7 +167,7 @@ function act(token) {
     setTimeout(() => token === page.token && play(drawChance(state.chance)), 250);
   } else if (isAiTurn(state)) {
     think("move", token);
-  } else if (page.showValues && valueEngine()) {
+  } else if (page.showValues && state.value_engine) {
     think("values", token);
   }
 }
@@ -152,48 +181,57 @@ function drawChance(outcomes) {
   return outcomes[outcomes.length - 1].move;
 }
 
-// Move values need every root move searched: alpha-beta's analysis mode.
-function valueEngine() {
-  return page.position && page.position.engines.includes("alphabeta") ? "alphabeta" : null;
-}
-
 function levelSetting(engine) {
   const levels = LEVELS[engine] ?? TIME_LEVELS;
   return levels.find(([name]) => name === page.level) ?? levels.find(([name]) => name === DEFAULT_LEVEL[engine]) ?? levels[0];
 }
 
+// The engine asked for, if it plays this game; else the game's strongest (its own AI).
+function chooseEngine() {
+  const state = page.position;
+  if (!state) return;
+  const playing = state.engines.filter((engine) => PLAYING_ENGINES.includes(engine));
+  if (!playing.includes(page.engine)) {
+    if (page.engine !== null) page.level = null; // an engine this game lacks: its levels too
+    page.engine = playing.includes(state.default_engine) ? state.default_engine : playing[0];
+  }
+  page.level = levelSetting(page.engine)[0];
+}
+
 // -- the AI ---------------------------------------------------------------------------------------
 async function think(purpose, token) {
   stopSearch();
-  const engine = purpose === "values" ? valueEngine() : page.engine;
+  const engine = purpose === "values" ? page.position.value_engine : page.engine;
   if (!engine) return;
-  const [levelName, , seconds] = levelSetting(engine);
-  const analysis = page.showValues && engine === "alphabeta";
+  const [levelName, , seconds, aiLevel] = purpose === "values" ? ["-", "", 1] : levelSetting(engine);
+  const analysis = purpose === "values" && engine === "alphabeta";
   const controller = new AbortController();
-  const search = { controller, purpose, best: null, token };
+  const search = { controller, purpose, best: null, token, id: null, hurried: false };
   page.search = search;
-  const request = { moves: page.moves, options: page.options, engine, analysis,
-                    limit: { time: seconds } };
-  if (engine === "ai") request.level = levelName;
+  const request = { moves: page.moves, options: page.options, engine, analysis, limit: { time: seconds } };
+  if (engine === "ai") request.level = aiLevel ?? levelName;
   resetThinking(engine, purpose);
   renderControls();
   try {
-    const answer = await streamSearch(page.game, request, (result, done) => {
+    const answer = await streamSearch(page.game, request, (kind, result) => {
       if (token !== page.token) return;
+      if (kind === "start") {
+        search.id = result.search;
+        return;
+      }
       search.best = result;
-      showThinking(result, done);
-      if (analysis && Object.keys(result.move_values).length) {
-        page.values = result.move_values;
-        page.exact = result.exact;
+      showThinking(result, kind === "done");
+      if (purpose === "values") {
+        page.marks = moveMarks(result);
         renderBoard();
-      } else if (!analysis && purpose === "move" && !done) {
+      } else if (kind !== "done") {
         page.pv = result.pv;
         renderBoard();
       }
     }, controller.signal);
     if (token !== page.token || page.search !== search) return;
     page.search = null;
-    $("think-state").textContent = `${page.thinkLabel} · done`;
+    $("think-state").textContent = `${page.thinkLabel} · ${search.hurried ? "stopped" : "done"}`;
     if (purpose === "move" && answer.move !== null) play(answer.move);
     else renderControls();
   } catch (error) {
@@ -210,39 +248,63 @@ function stopSearch() {
   page.search = null;
 }
 
-function moveNow() {
+// "Move now": the server stops the search, which answers with its best so far (every engine
+// reads the stop); if the answer is slow and a best move is known, that is played.
+async function moveNow() {
   const search = page.search;
-  if (!search || search.purpose !== "move" || !search.best || !search.best.move) return;
-  stopSearch();
-  play(search.best.move);
+  if (!search || search.purpose !== "move" || search.hurried) return;
+  search.hurried = true;
+  $("move-now").disabled = true;
+  $("think-state").textContent = `${page.thinkLabel} · stopping…`;
+  const fallback = () => {
+    if (page.search !== search || !search.best || search.best.move === null) return;
+    stopSearch();
+    play(search.best.move);
+  };
+  if (!search.id) {
+    fallback();
+    return;
+  }
+  try {
+    await askToStop(search.id);
+  } catch {
+    fallback(); // it had just finished, or the server is gone
+    return;
+  }
+  setTimeout(fallback, HURRY_WAIT);
 }
 
 function resetThinking(engine, purpose) {
   const state = page.position;
   const side = state.players === 2 ? `, for ${playerName(state, state.to_move)}` : "";
-  page.thinkLabel = `· ${ENGINE_NAMES[engine] ?? engine}${side}`;
+  const what = purpose === "values" ? `your moves valued by ${ENGINE_NAMES[engine] ?? engine}` : ENGINE_NAMES[engine] ?? engine;
+  page.thinkLabel = `· ${what}${side}`;
   $("think-state").textContent = `${page.thinkLabel}…`;
   for (const id of ["t-depth", "t-value", "t-nodes", "t-nps", "t-time", "t-pv"]) $(id).textContent = "–";
   $("t-log").replaceChildren();
 }
 
 function showThinking(result, done) {
-  $("t-depth").textContent = result.depth || "–";
-  $("t-value").textContent = describeValue(result.value, result.exact);
+  $("t-depth").textContent = (result.scale === "minimax" && result.depth) || "–";
+  $("t-value").textContent = result.description ?? "–";
   $("t-nodes").textContent = result.nodes ? result.nodes.toLocaleString("en") : "–";
   $("t-nps").textContent = result.nodes_per_second ? result.nodes_per_second.toLocaleString("en") : "–";
   $("t-time").textContent = `${result.seconds.toFixed(2)} s`;
   $("t-pv").textContent = result.pv.length ? result.pv.join(" ") : "–";
-  if (!done && result.depth) {
-    const row = document.createElement("li");
-    row.textContent = `d${result.depth}  ${result.move ?? "–"}  ${describeValue(result.value, result.exact)}  ${result.nodes.toLocaleString("en")} nodes`;
-    $("t-log").prepend(row);
-    while ($("t-log").children.length > 12) $("t-log").lastChild.remove();
-  }
+  if (done) return;
+  const row = document.createElement("li");
+  const deep = result.depth && result.scale === "minimax";
+  const step = deep ? `depth ${result.depth}` : `${result.seconds.toFixed(2)} s`;
+  const nodes = result.nodes ? `  ${result.nodes.toLocaleString("en")} nodes` : "";
+  row.textContent = `${step}  ${result.move ?? "–"}  ${result.description ?? ""}${nodes}`;
+  if ($("t-log").firstChild?.textContent === row.textContent) return; // the answer, told again
+  $("t-log").prepend(row);
+  while ($("t-log").children.length > 12) $("t-log").lastChild.remove();
 }
 
 // -- drawing --------------------------------------------------------------------------------------
 function render() {
+  renderNotice();
   renderStatus();
   renderBoard();
   renderMoves();
@@ -253,15 +315,27 @@ function renderBoard() {
   const state = page.position;
   if (!state) return;
   const ui = {
-    values: page.values,
-    exact: page.exact,
-    pv: page.values ? null : page.pv,
+    marks: page.marks,
+    pv: page.marks ? null : page.pv,
     canMove: isHumanTurn(state),
     onMove: play,
     bottom: humanSide(),
   };
   drawBoard($("board"), state, ui);
   drawMoveButtons($("move-buttons"), state, ui);
+  drawLegend($("legend"), page.marks ?? {});
+  renderFigures();
+  $("keys").textContent = state.view.kind === "tiles" ? "Keys: the arrow keys slide the tiles."
+    : state.view.kind === "text" ? "Keys: Tab to a move's button, Enter to play it."
+      : "Keys: Tab to the board, the arrow keys to move around it, Enter or Space to play.";
+}
+
+// What a person reads beside the board (2048's score), from the game's own figures.
+function renderFigures() {
+  const figures = page.position?.figures ?? {};
+  $("figures").textContent = Object.entries(figures)
+    .map(([name, value]) => `${capitalise(name.replace(/_/g, " "))}: ${typeof value === "number" ? value.toLocaleString("en") : value}`)
+    .join(" · ");
 }
 
 function renderStatus() {
@@ -269,28 +343,39 @@ function renderStatus() {
   if (state) document.title = `${state.title} · yipan 弈盘`;
   const status = $("status");
   status.className = "";
+  status.replaceChildren();
   if (page.error) {
     status.textContent = page.error;
     status.className = "error";
     return;
   }
   if (!state) return;
-  const name = (player) => playerName(state, player);
+  const named = (text, player) => {
+    const swatch = player === null ? null : pieceSwatch(state, player);
+    if (swatch) status.append(swatch);
+    status.append(text);
+  };
   if (state.outcome) {
     const winner = state.outcome.winner;
-    if (state.players === 1) status.textContent = "Game over.";
-    else if (winner === null) status.textContent = "Draw.";
-    else if (winner === humanSide()) status.textContent = `${name(winner)} wins: you won!`;
-    else status.textContent = `${name(winner)} wins: the AI won.`;
     status.className = "over";
+    if (state.players === 1) named("Game over.", null);
+    else if (winner === null) named("Draw.", null);
+    else if (winner === humanSide()) named(`${playerName(state, winner)} wins: you won!`, winner);
+    else named(`${playerName(state, winner)} wins: the AI won.`, winner);
   } else if (state.to_move === "chance") {
-    status.textContent = "Chance draws…";
+    named("Chance draws…", null);
   } else if (isHumanTurn(state)) {
-    status.textContent = state.players === 1 ? "Your move." : `Your move (${name(state.to_move)}).`;
+    named(state.players === 1 ? "Your move." : `Your move (${playerName(state, state.to_move)}).`,
+          state.players === 1 ? null : state.to_move);
   } else {
-    status.textContent = state.players === 1 ? "The AI is playing…" : `The AI is thinking (${name(state.to_move)})…`;
+    named(state.players === 1 ? "The AI is playing…" : `The AI is thinking (${playerName(state, state.to_move)})…`,
+          state.players === 1 ? null : state.to_move);
     status.className = "thinking";
   }
+}
+
+function renderNotice() {
+  $("notice").textContent = page.notice ?? "";
 }
 
 function renderMoves() {
@@ -300,10 +385,13 @@ function renderMoves() {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = page.position?.moves_seen?.[index] ?? move;
-    button.title = `back to the position after move ${index + 1}`;
-    button.addEventListener("click", () => show(page.moves.slice(0, index + 1)));
+    const seen = page.position?.moves_seen?.[index] ?? move; // a hidden deal stays hidden
+    button.textContent = seen;
     const mover = page.position?.movers?.[index];
+    const who = mover === "chance" ? "chance" : page.position ? playerName(page.position, mover ?? index % 2) : "";
+    button.title = `${who}: ${seen}. Back to the position after move ${index + 1}`;
+    button.setAttribute("aria-label", `move ${index + 1}, ${who}: ${seen}`);
+    button.addEventListener("click", () => show(page.moves.slice(0, index + 1), "push"));
     item.className = mover === "chance" ? "chance" : `p${mover ?? index % 2}`;
     item.appendChild(button);
     list.appendChild(item);
@@ -311,17 +399,36 @@ function renderMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
+// The length of the move list back to your last turn before now (null: nothing of yours to
+// take back, e.g. 2048's opening tiles).
+async function undoTarget() {
+  for (let length = page.moves.length - 1; length >= 0; length--) {
+    const state = await stateAt(page.moves.slice(0, length));
+    if (isHumanTurn(state) && humanMoved(length)) return length;
+  }
+  return null;
+}
+
+// Whether you made the move at index `length` (so going back to before it undoes a move of yours).
+function humanMoved(length) {
+  const mover = page.position?.movers?.[length];
+  if (mover === undefined || mover === "chance") return false;
+  return page.position.players === 1 ? page.first === "human" : mover === humanSide();
+}
+
 function renderControls() {
   const state = page.position;
-  $("undo").disabled = page.moves.length === 0;
+  const yours = state ? page.moves.some((_, index) => humanMoved(index)) : false;
+  $("undo").disabled = !yours;
   $("ai-move").disabled = !state || !isHumanTurn(state);
   const searching = page.search && page.search.purpose === "move";
   $("move-now").hidden = !searching;
+  $("move-now").disabled = Boolean(searching && page.search.hurried);
 }
 
 // -- setup ----------------------------------------------------------------------------------------
 function spec() {
-  return page.games.find((game) => game.name === page.game);
+  return page.games.find((game) => game.name === page.game || game.aliases.includes(page.game));
 }
 
 function buildGameMenu() {
@@ -335,12 +442,15 @@ function buildGameMenu() {
   }
 }
 
+const shownValue = (value) => (Array.isArray(value) ? value.join(" ") : value === null ? "" : String(value));
+
 function buildOptions() {
   const fields = $("options");
   fields.replaceChildren();
   for (const option of spec().options) {
+    if (option.hidden) continue;
     const label = document.createElement("label");
-    label.textContent = option.name;
+    label.append(option.label ?? option.name);
     label.title = option.help;
     let input;
     if (option.choices) {
@@ -352,7 +462,7 @@ function buildOptions() {
       }
     } else {
       input = document.createElement("input");
-      input.placeholder = option.default === null ? "default" : String(option.default);
+      input.placeholder = option.default === null ? "default" : shownValue(option.default);
       input.size = 8;
     }
     input.name = option.name;
@@ -363,32 +473,35 @@ function buildOptions() {
       else delete page.options[option.name];
       page.states.clear();
       page.position = null;
-      show([]);
+      show([], "push");
     });
     label.appendChild(input);
+    const hint = document.createElement("small");
+    hint.textContent = option.help;
+    label.appendChild(hint);
     fields.appendChild(label);
   }
+  $("rules-text").textContent = spec().rules || "The rules of this game have not been written down here yet.";
 }
 
 function syncSetup() {
-  $("game").value = page.game;
+  $("game").value = spec()?.name ?? page.game;
   const alone = page.position && page.position.players === 1;
   const [human, ai] = $("first").options;
   human.textContent = alone ? "yourself" : "first";
   ai.textContent = alone ? "AI plays" : "second";
+  $("engine-label").textContent = alone ? "AI player" : "Opponent";
   $("first").value = page.first;
   $("show-values").checked = page.showValues;
-  const engines = page.position ? page.position.engines : ["alphabeta"];
-  if (!engines.includes(page.engine)) {
-    page.engine = ["alphabeta", "ai", "mcts", "random"].find((e) => engines.includes(e)) ?? engines[0];
-    page.level = DEFAULT_LEVEL[page.engine];
-  }
+  const state = page.position;
+  const engines = state ? state.engines.filter((engine) => PLAYING_ENGINES.includes(engine)) : [];
   const engineMenu = $("engine");
   engineMenu.replaceChildren();
   for (const engine of engines) {
     const option = document.createElement("option");
     option.value = engine;
     option.textContent = ENGINE_NAMES[engine] ?? engine;
+    option.title = state.engine_help?.[engine] ?? "";
     engineMenu.appendChild(option);
   }
   engineMenu.value = page.engine;
@@ -400,10 +513,14 @@ function syncSetup() {
     option.textContent = text;
     levelMenu.appendChild(option);
   }
-  page.level = levelSetting(page.engine)[0];
   levelMenu.value = page.level;
-  $("show-values").disabled = !valueEngine();
+  levelMenu.disabled = page.engine === "random";
+  const help = state?.engine_help?.[page.engine];
+  $("engine-help").textContent = help ? `${capitalise(ENGINE_NAMES[page.engine] ?? page.engine)}: ${help}.` : "";
+  $("show-values").disabled = !state?.value_engine;
 }
+
+const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function changeGame(name) {
   page.game = name;
@@ -411,41 +528,45 @@ function changeGame(name) {
   page.states.clear();
   page.position = null;
   page.error = null;
+  page.notice = null;
+  page.engine = null;
+  page.level = null;
   buildOptions();
-  show([]);
+  show([], "push");
 }
 
 async function undo() {
   if (!page.moves.length) return;
   stopSearch();
-  // back to the last position where it was your turn (skipping the AI's replies and draws)
-  let length = page.moves.length - 1;
-  while (length > 0 && !isHumanTurn(await stateAt(page.moves.slice(0, length)))) length -= 1;
-  show(page.moves.slice(0, length));
+  const length = await undoTarget();
+  if (length !== null) show(page.moves.slice(0, length), "push");
 }
 
 function wire() {
   $("game").addEventListener("change", (event) => changeGame(event.target.value));
-  $("new-game").addEventListener("click", () => show([]));
+  $("new-game").addEventListener("click", () => {
+    page.notice = null;
+    show([], "push");
+  });
   $("undo").addEventListener("click", undo);
   $("ai-move").addEventListener("click", () => page.position && think("move", page.token));
   $("move-now").addEventListener("click", moveNow);
   $("first").addEventListener("change", (event) => {
     page.first = event.target.value; // sides change, the game goes on
-    show(page.moves);
+    show(page.moves, "replace");
   });
   $("engine").addEventListener("change", (event) => {
     page.engine = event.target.value;
-    page.level = DEFAULT_LEVEL[page.engine];
-    show(page.moves);
+    page.level = null;
+    show(page.moves, "replace");
   });
   $("level").addEventListener("change", (event) => {
     page.level = event.target.value;
-    show(page.moves);
+    show(page.moves, "replace");
   });
   $("show-values").addEventListener("change", (event) => {
     page.showValues = event.target.checked;
-    show(page.moves);
+    show(page.moves, "replace");
   });
   $("copy-link").addEventListener("click", async () => {
     try {
@@ -460,10 +581,24 @@ function wire() {
     const arrows = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" };
     const move = arrows[event.key];
     if (!move || !page.position || page.position.view.kind !== "tiles") return;
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
     if (isHumanTurn(page.position) && page.position.legal_moves.includes(move)) {
       event.preventDefault();
       play(move);
     }
+  });
+  // Back and Forward: the position (and setup) of that history entry
+  window.addEventListener("popstate", () => {
+    const before = JSON.stringify([page.game, page.options]);
+    readUrl();
+    if (!spec()) return;
+    if (JSON.stringify([page.game, page.options]) !== before) {
+      page.states.clear();
+      page.position = null;
+      buildOptions();
+    }
+    page.error = null;
+    show(page.moves, "none");
   });
 }
 
@@ -481,9 +616,19 @@ async function start() {
     return;
   }
   buildGameMenu();
-  if (!spec()) page.game = page.games.some((g) => g.name === "tictactoe") ? "tictactoe" : page.games[0].name;
+  if (!spec()) {
+    const fallback = page.games.some((g) => g.name === "tictactoe") ? "tictactoe" : page.games[0].name;
+    if (page.game) {
+      const title = page.games.find((g) => g.name === fallback).title;
+      page.notice = `There is no game called “${page.game}” here (choose one from the Game menu); here is ${title}.`;
+      page.options = {};
+      page.moves = [];
+    }
+    page.game = fallback;
+  }
+  page.game = spec().name;
   buildOptions();
-  await show(page.moves);
+  await show(page.moves, "replace");
 }
 
 start();

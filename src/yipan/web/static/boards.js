@@ -1,15 +1,20 @@
 // Boards drawn in SVG from a game's view (Game.view on the server); a board is chosen by the
-// view's kind and drawn from its fields alone, never from the game's name:
+// view's kind and drawn from its fields alone, never from the game's name. One function per
+// kind (drawGrid, drawHeaps, drawTiles, drawText), each responsible for its own clicks and keys:
 //   grid   {rows, cols, cells[r][c] = 0|1|null, move_at[r][c] = move|null,
 //           pieces?: "marks"|"stones"|"discs" (default: discs with gravity, else stones),
 //           gravity?, last?: [r, c], highlight?: [[r, c], ...] (a winning line),
 //           col_labels?, row_labels? (coordinates drawn along the top and left edges)}
-//   heaps  {heaps: [3, 4, 5]}          (clicks mapped to moves through position.previews)
-//   tiles  {rows, cols, cells[r][c] = 0|2|4|..., score}
+//   heaps  {heaps: [3, 4, 5], splits?}  (clicks mapped to moves through position.previews;
+//                                       splits: a token is a pin knocked down where it stands)
+//   tiles  {rows, cols, cells[r][c] = 0|2|4|..., score, col_labels?, row_labels?}
 //   table  {pieces: "cards"|"dice", seats: [{name, hand: ["K"|"?"], staked, to_move, folded}, ..],
 //           board: ["Q"], pot, history: ["check", "bet", "/", ...], status}
 //          (a card table: ui.bottom is the seat drawn nearest, the person's own)
 //   text   {text}                      (anything else: the game's own rendering, and move buttons)
+//
+// Every board can be played from the keyboard: its cells (or tokens) are focusable, the arrow
+// keys move between them and Enter or Space plays; each has an accessible name.
 
 const SVG = "http://www.w3.org/2000/svg";
 export const WIN = 1_000_000;
@@ -32,24 +37,81 @@ function html(name, attributes = {}, parent = null, text = "") {
 }
 
 // -- values ---------------------------------------------------------------------------------------
-// A value is from the side to move: a win in n plies is WIN - n, a loss -(WIN - n), a draw 0.
-export function valueLabel(value, exact) {
-  if (value === null || value === undefined) return { text: "?", tone: "unknown" };
-  if (value > HEURISTIC_LIMIT) return { text: `W${WIN - value}`, tone: "win" };
-  if (value < -HEURISTIC_LIMIT) return { text: `L${WIN + value}`, tone: "loss" };
-  if (value === 0 && exact) return { text: "=", tone: "draw" };
-  const rounded = Math.round(value);
-  return { text: rounded > 0 ? `+${rounded}` : `${rounded}`, tone: rounded > 0 ? "plus" : rounded < 0 ? "minus" : "even" };
+// A value is from the side to move: a win in n plies is WIN - n, a loss -(WIN - n), a draw 0;
+// anything else is an estimate, read on the result's scale (a heuristic, a mean, a score).
+export const SCALE_WORDS = ["worst", "weak", "fair", "good", "best"];
+const plies = (n) => `${n} ${n === 1 ? "move" : "moves"}`;
+
+// Each move's mark: a proven result as a short label (W5, L3, =), an estimate as a level on a
+// five-step colour scale among the moves valued (0 worst .. 4 best).
+// result: {move_values: {move: value|null}, move_outcomes: {move: "win"|"loss"|"draw"}, exact}
+export function moveMarks(result) {
+  const marks = {};
+  if (!result) return marks;
+  const values = result.move_values ?? {};
+  const outcomes = result.move_outcomes ?? {};
+  const estimates = [];
+  for (const move of new Set([...Object.keys(values), ...Object.keys(outcomes)])) {
+    const value = values[move];
+    const outcome = outcomes[move];
+    if (value !== null && value !== undefined && value > HEURISTIC_LIMIT) {
+      marks[move] = { kind: "outcome", text: `W${WIN - value}`, tone: "win", words: `wins in ${plies(WIN - value)}` };
+    } else if (value !== null && value !== undefined && value < -HEURISTIC_LIMIT) {
+      marks[move] = { kind: "outcome", text: `L${WIN + value}`, tone: "loss", words: `loses in ${plies(WIN + value)}` };
+    } else if (outcome === "win" || outcome === "loss") {
+      marks[move] = { kind: "outcome", text: outcome === "win" ? "W" : "L", tone: outcome, words: outcome === "win" ? "wins" : "loses" };
+    } else if (outcome === "draw" || (value === 0 && result.exact)) {
+      marks[move] = { kind: "outcome", text: "=", tone: "draw", words: "draw" };
+    } else if (value !== null && value !== undefined) {
+      estimates.push([move, value]);
+    }
+  }
+  if (estimates.length) {
+    const low = Math.min(...estimates.map(([, v]) => v));
+    const high = Math.max(...estimates.map(([, v]) => v));
+    for (const [move, value] of estimates) {
+      const level = high > low ? Math.round(((value - low) / (high - low)) * 4) : 2;
+      marks[move] = { kind: "scale", level, words: `estimate: ${SCALE_WORDS[level]} of the moves` };
+    }
+  }
+  return marks;
 }
 
-const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
+// What the marks on the board mean, for the legend under it: the kinds that appear.
+export function markKinds(marks) {
+  const kinds = new Set();
+  for (const mark of Object.values(marks)) kinds.add(mark.kind === "scale" ? "scale" : mark.tone);
+  return kinds;
+}
 
-export function describeValue(value, exact) {
-  if (value === null || value === undefined) return "–";
-  if (value > HEURISTIC_LIMIT) return `wins in ${plies(WIN - value)}`;
-  if (value < -HEURISTIC_LIMIT) return `loses in ${plies(WIN + value)}`;
-  if (value === 0 && exact) return "draw";
-  return `${value > 0 ? "+" : ""}${Math.round(value)} (estimate)`;
+// The legend: W5 / L3 / = explained, and the colour scale drawn, for the kinds present.
+export function drawLegend(container, marks) {
+  container.replaceChildren();
+  const kinds = markKinds(marks);
+  if (!kinds.size) return;
+  const counted = (tone) => Object.values(marks).some((mark) => mark.tone === tone && /\d/.test(mark.text));
+  const items = [
+    ["win", counted("win") ? "W5" : "W", counted("win")
+      ? "a forced win, 5 moves from now (both sides' moves counted)" : "a winning move"],
+    ["loss", counted("loss") ? "L3" : "L", counted("loss")
+      ? "a forced loss, 3 moves from now: the longest defence" : "a losing move, against best play"],
+    ["draw", "=", "a draw with best play"],
+  ];
+  for (const [tone, text, words] of items) {
+    if (!kinds.has(tone)) continue;
+    const item = html("span", { class: "legend-item" }, container);
+    html("b", { class: `value ${tone}` }, item, text);
+    item.append(` ${words}`);
+  }
+  if (kinds.has("scale")) {
+    const item = html("span", { class: "legend-item" }, container);
+    item.append("estimates, worst ");
+    const scale = svg("svg", { viewBox: "0 0 100 20", class: "scale", "aria-hidden": "true" }, item);
+    for (let level = 0; level < 5; level++) {
+      svg("circle", { cx: 10 + level * 20, cy: 10, r: 7, class: `estimate level-${level}` }, scale);
+    }
+    item.append(" best");
+  }
 }
 
 // -- players --------------------------------------------------------------------------------------
@@ -58,30 +120,82 @@ export function gridStyle(position) {
   return view.pieces ?? (view.gravity ? "discs" : "stones");
 }
 
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// The game's own name for a player (its colour: Black, White; X, O), from the server.
 export function playerName(position, player) {
   if (position.players === 1) return "you";
-  if (position.view.kind === "table") {
-    const name = position.view.seats[player].name;
-    return name.charAt(0).toUpperCase() + name.slice(1);
+  if (position.view.kind === "table") return capital(position.view.seats[player].name);
+  const names = position.player_names ?? [];
+  return names[player] ? capital(names[player]) : `Player ${player + 1}`;
+}
+
+// A small picture of a player's piece (the grid games), to stand beside the name.
+export function pieceSwatch(position, player) {
+  if (position.view.kind !== "grid" || position.players !== 2) return null;
+  const style = gridStyle(position);
+  const mark = svg("svg", { viewBox: "0 0 20 20", class: `swatch ${style}`, "aria-hidden": "true" });
+  if (style === "marks" && player === 0) {
+    svg("path", { d: "M5 5L15 15M15 5L5 15", class: "mark p0" }, mark);
+  } else if (style === "marks") {
+    svg("circle", { cx: 10, cy: 10, r: 5.5, class: "mark p1" }, mark);
+  } else {
+    svg("circle", { cx: 10, cy: 10, r: 8, class: `${style === "discs" ? "disc" : "stone"} p${player}` }, mark);
   }
-  if (position.view.kind === "grid") {
-    const names = { marks: ["X", "O"], discs: ["Red", "Yellow"], stones: ["Black", "White"] };
-    return names[gridStyle(position)][player];
-  }
-  return `Player ${player + 1}`;
+  return mark;
 }
 
 // -- the board ------------------------------------------------------------------------------------
-// ui: {values: {move: value}|null, exact, pv: [move, ...]|null, canMove, onMove(move)}
+// ui: {marks: {move: mark}|null, pv: [move, ...]|null, canMove, onMove(move)}
+const DRAW = { grid: drawGrid, heaps: drawHeaps, tiles: drawTiles, table: drawTable };
+const focusMemory = { kind: null, key: null }; // the focused cell, kept across redraws
+
 export function drawBoard(container, position, ui) {
+  const hadFocus = container.contains(document.activeElement);
   container.replaceChildren();
   const kind = position.view.kind;
   container.className = `board-${kind}`;
-  if (kind === "grid") drawGrid(container, position, ui);
-  else if (kind === "heaps") drawHeaps(container, position, ui);
-  else if (kind === "tiles") drawTiles(container, position, ui);
-  else if (kind === "table") drawTable(container, position, ui);
-  else html("pre", { class: "text-board" }, container, position.view.text ?? position.text);
+  (DRAW[kind] ?? drawText)(container, position, ui);
+  for (const board of container.querySelectorAll("svg.board")) board.setAttribute("tabindex", "-1"); // its cells take the focus
+  if (focusMemory.kind !== kind) focusMemory.key = null;
+  focusMemory.kind = kind;
+  const items = [...container.querySelectorAll("[data-key]")];
+  if (!items.length) return;
+  const remembered = items.find((item) => item.getAttribute("data-key") === focusMemory.key);
+  const current = remembered ?? items.find((item) => item.getAttribute("data-move")) ?? items[0];
+  for (const item of items) item.setAttribute("tabindex", item === current ? "0" : "-1");
+  if (hadFocus) current.focus();
+}
+
+// Focus one of a board's keyboard items (the roving tabindex: only the focused one is tabbable).
+function moveFocus(board, item) {
+  if (!item) return;
+  for (const other of board.querySelectorAll("[data-key]")) other.setAttribute("tabindex", "-1");
+  item.setAttribute("tabindex", "0");
+  focusMemory.key = item.getAttribute("data-key");
+  item.focus();
+}
+
+// Arrow keys walk the board's items through `neighbour(item, key)`; Enter and Space play the
+// focused item's move.
+function keyboard(board, ui, neighbour) {
+  board.addEventListener("focusin", (event) => {
+    const item = event.target.closest("[data-key]");
+    if (item) focusMemory.key = item.getAttribute("data-key");
+  });
+  board.addEventListener("keydown", (event) => {
+    const item = event.target.closest("[data-key]");
+    if (!item) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      const move = item.getAttribute("data-move");
+      if (move && ui.canMove) ui.onMove(move);
+      return;
+    }
+    if (!event.key.startsWith("Arrow")) return;
+    event.preventDefault();
+    moveFocus(board, neighbour(item, event.key));
+  });
 }
 
 // Buttons for the legal moves, with their values: for boards without cells to click.
@@ -92,10 +206,15 @@ export function drawMoveButtons(container, position, ui) {
   for (const move of shown) {
     const button = html("button", { type: "button", class: "chip", "data-move": move }, container);
     button.append(document.createTextNode(arrowFor(move)));
-    const value = ui.values ? ui.values[move] : undefined;
-    if (value !== undefined) {
-      const label = valueLabel(value, ui.exact);
-      html("span", { class: `value ${label.tone}` }, button, label.text);
+    const mark = ui.marks ? ui.marks[move] : undefined;
+    if (mark) {
+      button.setAttribute("aria-label", `${move}: ${mark.words}`);
+      if (mark.kind === "scale") {
+        const dot = svg("svg", { viewBox: "0 0 12 12", class: "estimate-dot", "aria-hidden": "true" }, button);
+        svg("circle", { cx: 6, cy: 6, r: 5, class: `estimate level-${mark.level}` }, dot);
+      } else {
+        html("span", { class: `value ${mark.tone}`, "aria-hidden": "true" }, button, mark.text);
+      }
     }
     button.disabled = !ui.canMove;
     button.addEventListener("click", () => ui.onMove(move));
@@ -114,20 +233,40 @@ function fitWidth(node, width, height) {
   node.style.maxWidth = `min(100%, calc(72vh * ${(width / height).toFixed(3)}))`;
 }
 
+// Letters above the columns, numbers left of the rows (either may be missing): the
+// coordinates moves are written in.
+function drawCoordinates(board, view, left, top, step, offset, font) {
+  const labels = svg("g", { class: "coordinates", "font-size": font, "text-anchor": "middle",
+                            "dominant-baseline": "central", "aria-hidden": "true" }, board);
+  (view.col_labels ?? []).forEach((label, c) => {
+    svg("text", { x: left + c * step + offset, y: top / 2, class: "coord" }, labels).textContent = label;
+  });
+  (view.row_labels ?? []).forEach((label, r) => {
+    svg("text", { x: left / 2, y: top + r * step + offset, class: "coord" }, labels).textContent = label;
+  });
+}
+
 // -- grid games (tic-tac-toe, m,n,k, Gomoku, Connect Four, any game declaring a grid) ---------
+function cellName(position, r, c) {
+  const view = position.view;
+  const column = view.col_labels?.[c] ?? String(c + 1);
+  if (view.row_labels) return `${column}${view.row_labels[r]}`;
+  if (view.gravity) return `column ${column}, row ${view.rows - r}`;
+  return `row ${r + 1}, column ${column}`;
+}
+
 function drawGrid(container, position, ui) {
   const view = position.view;
   const rows = view.rows, cols = view.cols, size = 100;
   const style = gridStyle(position);
   const pad = style === "discs" ? 14 : 8;
   // coordinates, when the view gives them, in a margin along the top and the left
-  const labelled = Boolean(view.col_labels && view.row_labels);
-  const font = Math.max(14, Math.round(Math.max(rows, cols) * 3.2));
-  const margin = labelled ? Math.round(font * 1.5) : 0;
-  const left = pad + margin, top = pad + margin; // the first cell's corner
+  const font = Math.max(24, Math.round(Math.max(rows, cols) * 3.4)); // readable on a phone
+  const top = pad + (view.col_labels ? Math.round(font * 1.5) : 0);
+  const left = pad + (view.row_labels ? Math.round(font * 1.5) : 0); // the first cell's corner
   const width = cols * size + left + pad, height = rows * size + top + pad;
   const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `board grid ${style}`,
-                             role: "grid", "aria-label": `${rows} by ${cols} board` }, container);
+                             role: "grid", "aria-label": `${position.title}: ${rows} by ${cols} board` }, container);
   fitWidth(board, width, height);
   svg("rect", { x: 0, y: 0, width, height, rx: style === "discs" ? 18 : 10, class: "frame" }, board);
   const right = width - pad, bottom = height - pad;
@@ -147,43 +286,52 @@ function drawGrid(container, position, ui) {
       svg("line", { x1: left + half, y1: top + r * size + half, x2: right - half, y2: top + r * size + half, class: "rule" }, board);
     }
   }
-  if (labelled) drawCoordinates(board, view, left, top, size, font);
+  drawCoordinates(board, view, left, top, size, size / 2, font);
   const winning = new Set((view.highlight ?? []).map(([r, c]) => `${r},${c}`));
   const last = view.last ? `${view.last[0]},${view.last[1]}` : null;
-  const valueAt = gridValueCells(view, ui.values);
+  const markAt = gridMarkCells(view, ui.marks);
   const pvAt = gridPvCells(view, ui.pv ?? []);
   for (let r = 0; r < rows; r++) {
+    const row = svg("g", { role: "row" }, board);
     for (let c = 0; c < cols; c++) {
       const x = left + c * size, y = top + r * size, cx = x + size / 2, cy = y + size / 2;
       const owner = view.cells[r][c];
       const move = view.move_at[r][c];
-      const cell = svg("g", { class: "cell", "data-row": r, "data-col": c }, board);
-      if (winning.has(`${r},${c}`)) cell.classList.add("winning");
+      const cell = svg("g", { class: "cell", role: "gridcell", "data-row": r, "data-col": c, "data-key": `${r},${c}` }, row);
+      const words = [cellName(position, r, c), owner === null ? "empty" : playerName(position, owner)];
+      if (winning.has(`${r},${c}`)) {
+        cell.classList.add("winning");
+        words.push("in the winning line");
+      }
       const hit = svg("rect", { x, y, width: size, height: size, class: "hit" }, cell);
       if (move !== null && move !== undefined) {
+        cell.setAttribute("data-move", move);
         hit.setAttribute("data-move", move);
-        svg("title", {}, hit).textContent = move;
         if (ui.canMove) cell.classList.add("playable");
+        if (view.gravity) words.push(`drop a disc in column ${move}`);
       }
+      if (!ui.canMove || move === null || move === undefined) cell.setAttribute("aria-disabled", "true");
       drawPiece(cell, style, owner, cx, cy, size);
       if (style === "stones" && owner !== null && winning.has(`${r},${c}`)) {
         // a ring round each stone of the winning line (the cell's tint hides under the stone)
-        svg("circle", { cx, cy, r: size * 0.44, class: "win-ring", fill: "none",
-                        style: "stroke: var(--win); stroke-width: 8" }, cell);
+        svg("circle", { cx, cy, r: size * 0.44, class: "win-ring" }, cell);
       }
       const ahead = pvAt.get(`${r},${c}`);
       if (ahead !== undefined) drawGhost(cell, ahead, position, cx, cy, size);
       if (`${r},${c}` === last) {
+        // a mark of its own, drawn over the piece: the winning line's tint stays visible
         cell.classList.add("last");
-        if (style !== "marks") svg("circle", { cx, cy, r: 8, class: `last-dot p${owner}` }, cell);
+        words.push("the last move");
+        if (style === "marks") svg("rect", { x: x + 7, y: y + 7, width: size - 14, height: size - 14, rx: 8, class: "last-mark" }, cell);
+        else svg("circle", { cx, cy, r: 9, class: `last-mark p${owner}` }, cell);
       }
-      const shown = valueAt.get(`${r},${c}`);
-      if (shown !== undefined) {
-        const label = valueLabel(shown, ui.exact);
-        const fontSize = label.text.length <= 2 ? 34 : label.text.length === 3 ? 30 : 24;
-        svg("text", { x: cx, y: cy, class: `value ${label.tone}`, "dominant-baseline": "central",
-                      "text-anchor": "middle", "font-size": fontSize }, cell).textContent = label.text;
+      const mark = markAt.get(`${r},${c}`);
+      if (mark) {
+        words.push(mark.words);
+        drawMark(cell, mark, cx, cy, size);
       }
+      cell.setAttribute("aria-label", words.join(", "));
+      svg("title", {}, cell).textContent = words.join(", ");
     }
   }
   if (view.gravity) drawColumns(board, view, left, size, height, ui);
@@ -191,20 +339,30 @@ function drawGrid(container, position, ui) {
     const target = event.target.closest("[data-move]");
     if (target && ui.canMove) ui.onMove(target.getAttribute("data-move"));
   });
+  keyboard(board, ui, (item, key) => {
+    let r = Number(item.getAttribute("data-row")), c = Number(item.getAttribute("data-col"));
+    if (key === "ArrowUp") r = Math.max(0, r - 1);
+    if (key === "ArrowDown") r = Math.min(rows - 1, r + 1);
+    if (key === "ArrowLeft") c = Math.max(0, c - 1);
+    if (key === "ArrowRight") c = Math.min(cols - 1, c + 1);
+    if (view.gravity && (key === "ArrowLeft" || key === "ArrowRight")) {
+      // along the row where a disc would land in the new column
+      r = view.move_at.map((line) => line[c]).some((m) => m !== null && m !== undefined)
+        ? Math.max(0, view.cells.map((line) => line[c]).lastIndexOf(null)) : r;
+    }
+    return board.querySelector(`.cell[data-row="${r}"][data-col="${c}"]`);
+  });
 }
 
-// Letters above the columns, numbers left of the rows: the coordinates moves are written in.
-function drawCoordinates(board, view, left, top, size, font) {
-  const labels = svg("g", { class: "coordinates", "font-size": font, "text-anchor": "middle",
-                            "dominant-baseline": "central", style: "fill: var(--muted)" }, board);
-  view.col_labels.forEach((label, c) => {
-    svg("text", { x: left + c * size + size / 2, y: top / 2, class: "coord" }, labels)
-      .textContent = label;
-  });
-  view.row_labels.forEach((label, r) => {
-    svg("text", { x: left / 2, y: top + r * size + size / 2, class: "coord" }, labels)
-      .textContent = label;
-  });
+// A move's value on its cell: a proven result as a label, an estimate as a coloured dot.
+function drawMark(cell, mark, cx, cy, size) {
+  if (mark.kind === "scale") {
+    svg("circle", { cx, cy, r: size * 0.17, class: `estimate level-${mark.level}` }, cell);
+    return;
+  }
+  const fontSize = mark.text.length <= 2 ? 36 : mark.text.length === 3 ? 32 : 26;
+  svg("text", { x: cx, y: cy, class: `value ${mark.tone}`, "dominant-baseline": "central",
+                "text-anchor": "middle", "font-size": fontSize, "aria-hidden": "true" }, cell).textContent = mark.text;
 }
 
 function drawPiece(cell, style, owner, cx, cy, size) {
@@ -228,7 +386,7 @@ function drawGhost(cell, index, position, cx, cy, size) {
   const player = position.players === 2 ? (position.to_move + index) % 2 : 0;
   svg("circle", { cx, cy, r: size * 0.36, class: `ghost p${player}` }, cell);
   svg("text", { x: cx, y: cy, class: "pv-number", "dominant-baseline": "central",
-                "text-anchor": "middle" }, cell).textContent = index + 1;
+                "text-anchor": "middle", "aria-hidden": "true" }, cell).textContent = index + 1;
 }
 
 // The cells the principal variation's moves would fill (for gravity games: where they land).
@@ -255,15 +413,15 @@ function gridPvCells(view, pv) {
   return where;
 }
 
-// Where each move's value is drawn: on its cell, or for gravity games the cell a disc lands on.
-function gridValueCells(view, values) {
+// Where each move's mark is drawn: on its cell, or for gravity games the cell a disc lands on.
+function gridMarkCells(view, marks) {
   const where = new Map();
-  if (!values) return where;
+  if (!marks) return where;
   for (let c = 0; c < view.cols; c++) {
     for (let r = view.rows - 1; r >= 0; r--) {
       const move = view.move_at[r][c];
       if (view.cells[r][c] !== null) continue;
-      if (move !== null && move !== undefined && move in values) where.set(`${r},${c}`, values[move]);
+      if (move !== null && move !== undefined && move in marks) where.set(`${r},${c}`, marks[move]);
       if (view.gravity) break; // only the lowest empty cell: where the disc lands
     }
   }
@@ -275,91 +433,209 @@ function drawColumns(board, view, left, size, height, ui) {
     const move = view.move_at.map((row) => row[c]).find((m) => m !== null && m !== undefined);
     if (move === undefined) continue;
     const column = svg("rect", { x: left + c * size, y: 0, width: size, height, class: "column",
-                                 "data-move": move }, board);
-    svg("title", {}, column).textContent = move;
+                                 "data-move": move, "aria-hidden": "true" }, board);
     if (ui.canMove) column.classList.add("playable");
   }
 }
 
 // -- heap games (Nim, Kayles, subtraction, octal, Grundy's game) -----------------------------
-// A click on a heap's token j means "leave j tokens in that heap": the move whose result
-// (position.previews) does exactly that, whatever the game writes it as.
-export function heapMove(position, heap, keep) {
+// A move on one heap of n tokens, seen as a row: `take` tokens removed from position `start`,
+// leaving `start` tokens on the left and the rest on the right (two heaps when both remain;
+// take 0 splits the row there). The move is the one whose result (position.previews) is
+// exactly that, whatever the game writes it as.
+function heapsAfter(heaps, heap, start, take) {
+  const left = start, right = heaps[heap] - start - take;
+  const parts = [left, right].filter((part) => part > 0).sort((a, b) => a - b);
+  return [...heaps.slice(0, heap), ...(parts.length ? parts : [0]), ...heaps.slice(heap + 1)];
+}
+
+export function heapMove(position, heap, start, take) {
   const heaps = position.view.heaps;
+  if (start < 0 || take < 0 || start + take > heaps[heap]) return null;
+  const want = heapsAfter(heaps, heap, start, take);
   for (const [move, after] of Object.entries(position.previews ?? {})) {
-    if (!Array.isArray(after) || after.length !== heaps.length) continue;
-    if (after.every((h, i) => (i === heap ? h === keep : h === heaps[i]))) return move;
+    if (Array.isArray(after) && after.length === want.length && after.every((h, i) => h === want[i])) return move;
   }
   return null;
 }
 
-function drawHeaps(container, position, ui) {
-  const heaps = position.view.heaps;
-  const most = Math.min(Math.max(1, ...heaps), 24);
-  const step = 44, label = 96, rowHeight = 58;
-  const width = label + most * step + 56, height = Math.max(1, heaps.length) * rowHeight + 12;
-  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board heaps" }, container);
-  board.style.maxWidth = `min(100%, ${width * 1.2}px)`;
-  svg("rect", { x: 0, y: 0, width, height, rx: 10, class: "frame" }, board);
-  heaps.forEach((count, heap) => {
-    const y = 6 + heap * rowHeight + rowHeight / 2;
-    svg("text", { x: 14, y, class: "heap-label", "dominant-baseline": "central" }, board)
-      .textContent = `${heap + 1}: ${count}`;
-    const row = svg("g", { class: "heap", "data-heap": heap }, board);
-    for (let j = 0; j < Math.min(count, most); j++) {
-      const move = ui.canMove ? heapMove(position, heap, j) : null;
-      const token = svg("circle", { cx: label + j * step + step / 2, cy: y, r: 17, class: "token",
-                                    "data-heap": heap, "data-keep": j }, row);
-      if (move !== null) {
-        token.classList.add("playable");
-        token.setAttribute("data-move", move);
-        svg("title", {}, token).textContent = `${move} (leave ${j})`;
+function heapWords(heap, start, take, size) {
+  const left = start, right = size - start - take;
+  if (take === 0) return `split heap ${heap + 1} into ${left} and ${right}`;
+  const rest = [left, right].filter((part) => part > 0);
+  const leaving = rest.length === 2 ? `${rest[0]} and ${rest[1]}` : rest.length ? `${rest[0]}` : "none";
+  return `take ${take} from heap ${heap + 1}, leaving ${leaving}`;
+}
+
+// The targets of one heap's row: each token, and (where a move splits rows) the gaps.
+//   Nim-like rules: token j takes it and every token after it (leaving j).
+//   splitting rules: token j knocks down the fewest tokens from j a move may (Kayles: that pin;
+//   Dawson's Kayles: it and its right neighbour), or else splits the row just before it
+//   (Grundy's game); the gap after token j knocks down j and j + 1 when that is another move.
+export function heapTargets(position, heap, shown) {
+  const size = position.view.heaps[heap];
+  const targets = [];
+  const tokenMoves = [];
+  for (let j = 0; j < shown; j++) {
+    let found = null;
+    if (!position.view.splits) {
+      const move = heapMove(position, heap, j, size - j);
+      if (move) found = { start: j, take: size - j, move };
+    } else {
+      for (const take of [1, 2, 3, 0]) {
+        const move = heapMove(position, heap, j, take);
+        if (move) { found = { start: j, take, move }; break; }
       }
     }
+    tokenMoves.push(found?.move ?? null);
+    targets.push({ kind: "token", index: j, ...(found ?? { start: j, take: 0, move: null }) });
+  }
+  if (position.view.splits) {
+    for (let j = 0; j + 1 < shown; j++) {
+      const move = heapMove(position, heap, j, 2);
+      if (move && move !== tokenMoves[j] && move !== tokenMoves[j + 1]) {
+        targets.push({ kind: "gap", index: j, start: j, take: 2, move });
+      }
+    }
+  }
+  for (const target of targets) {
+    target.words = target.move ? heapWords(heap, target.start, target.take, size) : null;
+  }
+  return targets;
+}
+
+function drawHeaps(container, position, ui) {
+  const heaps = position.view.heaps;
+  const splits = Boolean(position.view.splits);
+  const most = Math.min(Math.max(1, ...heaps), 24);
+  const step = splits ? 36 : 44, label = 14, rowHeight = 86, tokenTop = 30; // a heap's name above its row
+  const width = Math.max(label + most * step + 56, 220), height = Math.max(1, heaps.length) * rowHeight + 8;
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `board heaps${splits ? " pins" : ""}`,
+                             role: "grid", "aria-label": `${position.title}: ${heaps.length} ${heaps.length === 1 ? "heap" : "heaps"}` }, container);
+  board.style.maxWidth = `min(100%, ${width * 1.2}px)`;
+  svg("rect", { x: 0, y: 0, width, height, rx: 10, class: "frame" }, board);
+  const tokenX = (j) => label + j * step + step / 2;
+  const rowY = (heap) => 4 + heap * rowHeight + tokenTop + (rowHeight - tokenTop) / 2;
+  heaps.forEach((count, heap) => {
+    const y = rowY(heap);
+    svg("text", { x: 14, y: 4 + heap * rowHeight + 18, class: "heap-label", "aria-hidden": "true" }, board)
+      .textContent = `heap ${heap + 1}: ${count} ${splits ? (count === 1 ? "pin" : "pins") : (count === 1 ? "token" : "tokens")}`;
+    const row = svg("g", { class: "heap", role: "row", "data-heap": heap, "aria-label": `heap ${heap + 1}: ${count}` }, board);
+    const shown = Math.min(count, most);
+    const targets = ui.canMove ? heapTargets(position, heap, shown) : [];
+    const byToken = new Map(targets.filter((t) => t.kind === "token").map((t) => [t.index, t]));
+    for (let j = 0; j < shown; j++) {
+      const target = byToken.get(j);
+      const attributes = { class: "token", role: "gridcell", "data-heap": heap, "data-index": j,
+                           "data-key": `${heap}:t${j}` };
+      const token = splits
+        ? svg("rect", { ...attributes, x: tokenX(j) - 9, y: y - 22, width: 18, height: 44, rx: 9 }, row)
+        : svg("circle", { ...attributes, cx: tokenX(j), cy: y, r: 17 }, row);
+      let name = `heap ${heap + 1}, ${splits ? "pin" : "token"} ${j + 1}`;
+      if (target?.move) {
+        token.classList.add("playable");
+        token.setAttribute("data-move", target.move);
+        token.setAttribute("data-start", target.start);
+        token.setAttribute("data-take", target.take);
+        name += `: ${target.words}`;
+      } else {
+        token.setAttribute("aria-disabled", "true");
+      }
+      token.setAttribute("aria-label", name);
+      svg("title", {}, token).textContent = name;
+    }
+    for (const target of targets.filter((t) => t.kind === "gap")) {
+      const gap = svg("rect", { class: "gap playable", role: "gridcell", x: tokenX(target.index) + 10, y: y - 26,
+                                width: step - 20, height: 52, rx: 4, "data-heap": heap, "data-index": target.index + 0.5,
+                                "data-key": `${heap}:g${target.index}`, "data-move": target.move,
+                                "data-start": target.start, "data-take": target.take }, row);
+      const name = `heap ${heap + 1}, pins ${target.index + 1} and ${target.index + 2}: ${target.words}`;
+      gap.setAttribute("aria-label", name);
+      svg("title", {}, gap).textContent = name;
+    }
+    // keyboard order: the row's targets left to right
+    const items = [...row.querySelectorAll("[data-key]")].sort(
+      (a, b) => Number(a.getAttribute("data-index")) - Number(b.getAttribute("data-index")));
+    items.forEach((item) => row.appendChild(item));
     if (count > most) {
       svg("text", { x: label + most * step + 6, y, class: "heap-label", "dominant-baseline": "central" },
           board).textContent = `+${count - most}`;
     }
   });
-  // hovering a token shows what a click takes: it and every token to its right
-  board.addEventListener("mouseover", (event) => {
-    const token = event.target.closest(".token.playable");
-    for (const node of board.querySelectorAll(".token")) node.classList.remove("take");
-    if (!token) return;
-    const heap = token.getAttribute("data-heap"), keep = Number(token.getAttribute("data-keep"));
+  // hovering or focusing a target shows what it takes: the tokens it removes, or the split
+  const preview = (target) => {
+    for (const node of board.querySelectorAll(".take")) node.classList.remove("take");
+    for (const node of board.querySelectorAll(".split-line")) node.remove();
+    if (!target || !target.getAttribute("data-move")) return;
+    const heap = target.getAttribute("data-heap");
+    const start = Number(target.getAttribute("data-start")), take = Number(target.getAttribute("data-take"));
     for (const node of board.querySelectorAll(`.token[data-heap="${heap}"]`)) {
-      if (Number(node.getAttribute("data-keep")) >= keep) node.classList.add("take");
+      const j = Number(node.getAttribute("data-index"));
+      if (j >= start && j < start + take) node.classList.add("take");
     }
-  });
+    if (take === 0) {
+      const y = rowY(Number(heap));
+      svg("line", { class: "split-line", x1: tokenX(start) - step / 2, x2: tokenX(start) - step / 2,
+                    y1: y - 26, y2: y + 26 }, board);
+    }
+  };
+  board.addEventListener("mouseover", (event) => preview(event.target.closest(".playable")));
+  board.addEventListener("mouseleave", () => preview(null));
+  board.addEventListener("focusin", (event) => preview(event.target.closest(".playable")));
   board.addEventListener("click", (event) => {
     const token = event.target.closest("[data-move]");
     if (token && ui.canMove) ui.onMove(token.getAttribute("data-move"));
   });
+  keyboard(board, ui, (item, key) => {
+    const row = item.closest(".heap");
+    const items = [...row.querySelectorAll("[data-key]")];
+    const at = items.indexOf(item);
+    if (key === "ArrowLeft") return items[Math.max(0, at - 1)];
+    if (key === "ArrowRight") return items[Math.min(items.length - 1, at + 1)];
+    const rows = [...board.querySelectorAll(".heap")].filter((r) => r.querySelector("[data-key]"));
+    const next = rows[rows.indexOf(row) + (key === "ArrowUp" ? -1 : 1)];
+    if (!next) return item;
+    const index = Number(item.getAttribute("data-index"));
+    const choices = [...next.querySelectorAll("[data-key]")];
+    return choices.reduce((best, node) =>
+      Math.abs(Number(node.getAttribute("data-index")) - index) < Math.abs(Number(best.getAttribute("data-index")) - index) ? node : best);
+  });
 }
 
 // -- 2048 -------------------------------------------------------------------------------------
-const TILE_COLOURS = ["#cdc1b4", "#eee4da", "#ede0c8", "#f2b179", "#f59563", "#f67c5f", "#f65e3b",
+// Tile colours by power of two, each with a text colour that reads at 4.5:1 or better.
+export const TILE_COLOURS = ["#cdc1b4", "#eee4da", "#ede0c8", "#f2b179", "#f59563", "#f67c5f", "#f65e3b",
   "#edcf72", "#edcc61", "#edc850", "#edc53f", "#edc22e", "#3c3a32"];
+const DARK_TEXT = "#2a221b", LIGHT_TEXT = "#ffffff";
+export const tileTextColour = (power) => (power === TILE_COLOURS.length - 1 ? LIGHT_TEXT : DARK_TEXT);
 
 function drawTiles(container, position, ui) {
   const view = position.view;
   const size = 100, gap = 12;
-  const width = view.cols * (size + gap) + gap, height = view.rows * (size + gap) + gap;
-  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board tiles" }, container);
+  const labelled = Boolean(view.col_labels || view.row_labels);
+  const margin = labelled ? 34 : 0;
+  const width = view.cols * (size + gap) + gap + margin, height = view.rows * (size + gap) + gap + margin;
+  const words = view.cells.map((row, r) => `row ${view.row_labels?.[r] ?? r + 1}: ` +
+    row.map((value) => (value > 0 ? value : "empty")).join(", ")).join("; ");
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board tiles", role: "img",
+                             "aria-label": `${position.title}: ${words}` }, container);
   fitWidth(board, width, height);
-  svg("rect", { x: 0, y: 0, width, height, rx: 12, class: "frame" }, board);
+  svg("rect", { x: 0, y: 0, width, height, rx: 12, class: "page" }, board);
+  svg("rect", { x: margin, y: margin, width: width - margin, height: height - margin, rx: 12, class: "frame" }, board);
+  if (labelled) drawCoordinates(board, view, margin + gap, margin, size + gap, size / 2, 22);
   view.cells.forEach((row, r) => row.forEach((value, c) => {
-    const x = gap + c * (size + gap), y = gap + r * (size + gap);
+    const x = margin + gap + c * (size + gap), y = margin + gap + r * (size + gap);
     const power = value > 0 ? Math.min(Math.round(Math.log2(value)), TILE_COLOURS.length - 1) : 0;
     svg("rect", { x, y, width: size, height: size, rx: 8, fill: TILE_COLOURS[power], class: "tile" }, board);
     if (value > 0) {
       const digits = String(value).length;
-      svg("text", { x: x + size / 2, y: y + size / 2, class: `tile-text${power > 2 ? " light" : ""}`,
+      svg("text", { x: x + size / 2, y: y + size / 2, class: "tile-text", "aria-hidden": "true",
+                    fill: tileTextColour(power),
                     "font-size": digits <= 2 ? 44 : digits === 3 ? 36 : 28,
                     "dominant-baseline": "central", "text-anchor": "middle" }, board).textContent = value;
     }
   }));
-  // swipes on a phone
+  // swipes on a phone (the arrow keys are read by the page)
   let start = null;
   board.addEventListener("touchstart", (event) => {
     start = [event.touches[0].clientX, event.touches[0].clientY];
@@ -372,6 +648,12 @@ function drawTiles(container, position, ui) {
     const move = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : (dy > 0 ? "down" : "up");
     if (position.legal_moves.includes(move)) ui.onMove(move);
   });
+}
+
+// -- any other game: its own text rendering (its moves are the buttons below) -----------------
+function drawText(container, position) {
+  html("pre", { class: "text-board", role: "img", "aria-label": position.view.text ?? position.text },
+       container, position.view.text ?? position.text);
 }
 
 // -- card tables (poker, Liar's Dice) -------------------------------------------------------------

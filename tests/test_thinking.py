@@ -1,0 +1,73 @@
+"""Engines thinking aloud (``yipan.engines.think``, the hooks' ``make_thinker``): reports as
+they go, the last one the answer, and a stop heeded soon with the best so far."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from yipan import engines
+from yipan.core import AnalysisRequest, Limit, get_game, last_choice, replay
+from yipan.core.analysis import Analysis
+from yipan.search.players import SearchPlayer
+
+
+def position(name: str, moves: list[str], **options):
+    game = get_game(name, **options)
+    return game, replay(game, moves)[-1]
+
+
+def stop_after(seconds: float):
+    deadline = time.perf_counter() + seconds
+    return lambda: time.perf_counter() >= deadline
+
+
+@pytest.mark.parametrize(("name", "moves", "engine"), [
+    ("gomoku", ["h8", "h9", "i8"], "player"),  # the engine: each depth of its search
+    ("tictactoe", [], "mcts"),  # MCTS: a report every quarter second
+    ("tictactoe", [], "alphabeta"),  # each depth
+])
+def test_engines_report_as_they_go_and_end_on_their_answer(name: str, moves: list[str],
+                                                          engine: str) -> None:
+    game, state = position(name, moves)
+    request = AnalysisRequest(limit=Limit(time=1.0))
+    thoughts = list(engines.think(game, state, engine, request=request,
+                                  rng=random.Random(3)))
+    assert len(thoughts) >= 2
+    assert all(isinstance(thought, Analysis) and thought.move is not None
+               for thought in thoughts)
+    assert thoughts[-1].move in game.legal_moves(state)
+
+
+def test_analyze_with_the_player_is_the_end_of_its_thoughts() -> None:
+    game, state = position("tictactoe", ["a1", "a2", "b1", "b2"])
+    answer = engines.analyze(game, state, "player", rng=random.Random(1))
+    assert game.format_move(answer.move) == "c1"
+    last = list(engines.think(game, state, "player", rng=random.Random(1)))[-1]
+    assert last.move == answer.move
+
+
+@pytest.mark.parametrize(("name", "moves"), [
+    ("connect4", ["4", "4", "3"]),  # solving (numba) in slices, then the tree search
+    ("gomoku", ["h8", "h9", "i8"]),  # between its steps and depths
+    ("tictactoe", []),  # alpha-beta by iterative deepening (3x3: the book answers at once)
+])
+def test_a_game_ai_heeds_a_stop_with_its_best_so_far(name: str, moves: list[str]) -> None:
+    options = {"size": "6x6", "k": 4} if name == "tictactoe" else {}
+    game, state = position(name, moves, **options)
+    started = time.perf_counter()
+    request = AnalysisRequest(limit=Limit(time=30, stop=stop_after(0.4)))
+    answer = engines.analyze(game, state, "player", request=request, rng=random.Random(2))
+    assert time.perf_counter() - started < 10  # far sooner than its 30 s
+    assert answer.move in game.legal_moves(state)
+
+
+def test_the_search_player_thinks_each_depth_then_chooses() -> None:
+    game, state = position("tictactoe", ["b2"], size="4x4", k=3)
+    player = SearchPlayer("perfect", random.Random(0), time=0.5)
+    choices = list(player.think(game, state, Limit(time=0.5)))
+    depths = [choice.result.depth for choice in choices if choice.result is not None]
+    assert depths[:3] == [1, 2, 3]
+    assert last_choice(iter(choices)).move in game.legal_moves(state)
