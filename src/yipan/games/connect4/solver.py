@@ -93,7 +93,7 @@ class Solver:
         self.ctx[kernel.C_LIMIT] = 1
         kernel.solve_fresh(0, 0, 0, False, *self._args())
         self.ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
-        self.ctx[kernel.C_ABORTED] = 0
+        self.ctx[kernel.C_PAUSED] = 0
         self.reset()
 
     @property
@@ -122,13 +122,13 @@ class Solver:
             self.reset()
         ctx = self.ctx
         ctx[kernel.C_NODES] = 0
-        ctx[kernel.C_ABORTED] = 0
+        ctx[kernel.C_PAUSED] = 0
         ctx[kernel.C_LIMIT] = kernel.NO_LIMIT if node_limit is None else node_limit
         start = time.perf_counter()
         score = kernel.solve(position[0], position[1], position[2], weak, *self._args())
         seconds = time.perf_counter() - start
         self.total_nodes += self.nodes
-        aborted = bool(ctx[kernel.C_ABORTED])
+        aborted = bool(ctx[kernel.C_PAUSED])
         ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
         if aborted:
             self.reset()  # bounds written while unwinding an aborted search are not trusted
@@ -170,14 +170,14 @@ class Solver:
                                game.geometry.board, game.height):
             return -((game.cells - child.moves + 1) // 2) >= target
         ctx = self.ctx
-        ctx[kernel.C_ABORTED] = 0
+        ctx[kernel.C_PAUSED] = 0
         ctx[kernel.C_NODES] = 0
         ctx[kernel.C_LIMIT] = kernel.NO_LIMIT if node_limit is None else node_limit
         value = kernel.negamax(child.current, child.mask, child.moves, -target, -target + 1,
                                *self._args())
         ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
         self.total_nodes += self.nodes
-        if ctx[kernel.C_ABORTED]:
+        if ctx[kernel.C_PAUSED]:
             self.reset()
             return None
         return -value >= target
