@@ -28,6 +28,7 @@ from ..core import (
     replay,
 )
 from ..search import TracePrinter
+from .analyze import say_progress
 from .common import UsageError, count, moves_from_args, print_json, seconds, start_game_command
 from .report import show_solution
 
@@ -51,6 +52,12 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", type=count(1), default=None, help="MCTS iterations")
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds: for MCTS, or iterative deepening under a clock")
+    parser.add_argument("--depth", type=count(1), default=None,
+                        help="plies: the game's own solver looks for a forced result that "
+                             "near (Connect Four), the others search that deep")
+    parser.add_argument("--nodes", type=count(1), default=None,
+                        help="at most this many nodes (the game's own solver reports the "
+                             "bounds proved when it stops)")
     parser.add_argument("--seed", type=int, default=None, help="seed for MCTS")
     parser.add_argument("--batch", metavar="FILE",
                         help="solve every line '<moves> [expected]' of FILE (- for stdin)")
@@ -62,8 +69,11 @@ def run(args: argparse.Namespace) -> int:
     trace = None
     if args.trace is not None:
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)
-    request = AnalysisRequest(limit=Limit(time=args.time) if args.time is not None else None,
-                              options=args.hook_options, trace=trace, trace_depth=args.trace)
+    given = (args.time, args.depth, args.nodes)
+    limit = Limit(depth=args.depth, nodes=args.nodes, time=args.time) \
+        if any(value is not None for value in given) else None
+    request = AnalysisRequest(limit=limit, options=args.hook_options, trace=trace,
+                              trace_depth=args.trace, progress=say_progress)
     rng = random.Random(args.seed)
 
     def solve(state: Any) -> Analysis:

@@ -1,16 +1,25 @@
-"""The Connect Four AI: the opening book, then an exact solve within half the move time, then
-Monte Carlo tree search (UCT entirely in numba, hundreds of thousands of simulations a second)
-for the rest of the time when the solve does not finish.
+"""The Connect Four AI: proved moves wherever it can, a judgement only where nothing is proved.
 
-It never plays a move proved to lose while another move is not proved to lose: the book and
-the solver only pick moves that keep the proved score, and the tree search only chooses among
-moves the opponent cannot punish at once.
+In order, within the move time (or a node budget, which tests use so that the answer does not
+depend on the machine's speed):
+
+1. the first player's strategy book (``strategy.py``): a move proved to keep the win;
+2. the opening book, when it knows every child's exact score;
+3. the exact solver on the position, in slices under the clock: the score, or at least the
+   bounds proved so far. Once the outcome is known (bounds decide it), a move proved to keep
+   it (the exact score where known: the fastest win, the slowest loss);
+4. only where nothing is proved: moves refuted by a short null-window search are set aside,
+   and UCT (numba) chooses among the others for the rest of the time.
+
+The solver's table is kept from move to move (a paused search leaves only sound bounds in it),
+so each move starts from what the last one proved.
 """
 
 from __future__ import annotations
 
 import random
-import time as clock
+import time as wall_clock
+from collections.abc import Callable
 from types import MappingProxyType
 
 from ...core import WIN, Choice, Limit, Player, SearchResult, SearchStats
@@ -18,12 +27,17 @@ from ...search.mcts import MCTSStats
 from ...search.players import SearchPlayer
 from .book import OpeningBook, shipped_book
 from .rules import ConnectFour, Position
-from .solver import Solver
+from .solver import Budget, Solver
+from .strategy import StrategyBook, shipped_strategy
 from .uct import mcts_connect4
 
 DEFAULT_MOVE_TIME = 3.0  # seconds, when the caller gives none
-SOLVE_SHARE = 0.5  # of the move time, for the exact solve; the tree search gets the rest
-FIRST_GUESS_NODES_PER_SECOND = 2_000_000
+SIGN_SHARE = 0.4  # of the move time, for the outcome of the position (a win/draw/loss solve)
+SOLVE_SHARE = 0.6  # ... and up to here for its exact score
+PROOF_SHARE = 0.85  # ... and up to here for proving a move that keeps the outcome
+REFUTE_SHARE = 0.05  # of the move time per move, to refute it before the tree search
+PLAYER_SLICE_NODES = 1 << 15  # a few ms: a move's deadline is overshot by that at most
+NODES_PER_ITERATION = 200  # a node budget's share for UCT: solver nodes per UCT iteration
 
 
 def score_to_value(score: int, moves: int, cells: int) -> int:
@@ -41,36 +55,65 @@ def score_to_value(score: int, moves: int, cells: int) -> int:
 
 
 class ConnectFourPlayer:
-    """Perfect wherever the book or a solve within ``time`` reaches; strong elsewhere."""
+    """Perfect wherever a book or a solve within its budget reaches; a judgement elsewhere.
+
+    ``time``: seconds a move (default 3), read on ``clock`` (wall time; ``time.process_time``
+    gives CPU seconds, for fair matches on a shared machine); ``nodes``: a node budget a move
+    instead (the solver's nodes, and ``nodes / NODES_PER_ITERATION`` UCT iterations), for
+    answers that do not depend on the machine's speed.
+    """
 
     def __init__(self, game: ConnectFour, rng: random.Random, time: float | None = None,
-                 book: OpeningBook | None = None) -> None:
+                 book: OpeningBook | None = None, *, strategy: StrategyBook | None = None,
+                 nodes: int | None = None,
+                 clock: Callable[[], float] = wall_clock.perf_counter) -> None:
         self.game = game
+        self.clock = clock
         self.rng = rng
         self.time = DEFAULT_MOVE_TIME if time is None else time
+        self.nodes = nodes
         self.book = book
+        self.strategy = strategy
         self.solver = Solver(game, book=book)
-        self.nodes_per_second = float(FIRST_GUESS_NODES_PER_SECOND)
-        self.name = "connect4 solver"
+        self.solver.slice_nodes = PLAYER_SLICE_NODES
+        self.name = "connect4 player"
 
     def choose(self, game: ConnectFour, state: Position) -> Choice:
-        start = clock.perf_counter()
-        result = self._from_book(state) or self._solve(state, start)
-        if result is None:
-            result = self._tree_search(state, start)
+        start = self.clock()
+        self.solver.total_nodes = 0
+        result = (self._from_strategy(state, start) or self._from_book(state, start)
+                  or self._solve(state, start) or self._tree_search(state, start))
         return Choice(result.move, result)
 
-    def _pick(self, state: Position, values: dict[int, int], *, exact: bool, nodes: int,
-              start: float, depth: int) -> SearchResult:
-        best = max(values.values())
-        move = self.rng.choice([m for m, v in values.items() if v == best])
-        return SearchResult(move=move, value=best, pv=(move,),
-                            move_values=MappingProxyType(values), depth=depth, exact=exact,
-                            stats=SearchStats(nodes=nodes,
-                                              elapsed=clock.perf_counter() - start))
+    # -- budgets ------------------------------------------------------------------------------
+    def _budget(self, start: float, share: float) -> Budget:
+        """Until ``share`` of the move's time (or nodes) is spent."""
+        if self.nodes is not None:
+            return Budget(nodes=max(1, int(self.nodes * share) - self.solver.total_nodes))
+        return Budget(deadline=start + self.time * share, clock=self.clock)
 
-    def _from_book(self, state: Position) -> SearchResult | None:
-        """When the book knows every child (or a move wins at once), each move's score."""
+    def _result(self, move: int, values: dict[int, int], *, exact: bool, start: float,
+                depth: int, value: float | None = None) -> SearchResult:
+        return SearchResult(
+            move=move, value=values[move] if value is None else value, pv=(move,),
+            move_values=MappingProxyType(values), depth=depth, exact=exact,
+            stats=SearchStats(nodes=self.solver.total_nodes,
+                              elapsed=self.clock() - start))
+
+    # -- proved moves -------------------------------------------------------------------------
+    def _from_strategy(self, state: Position, start: float) -> SearchResult | None:
+        """The strategy book's move: a proved win, its length not known (the value given is
+        that of the slowest win, and the result says it is not exact)."""
+        if self.strategy is None:
+            return None
+        col = self.strategy.move(self.game, state)
+        if col is None:
+            return None
+        slowest = WIN - (self.game.cells - state.moves)
+        return self._result(col, {col: slowest}, exact=False, start=start, depth=0)
+
+    def _from_book(self, state: Position, start: float) -> SearchResult | None:
+        """When the opening book knows every child (or a move wins at once): the best."""
         book, game = self.book, self.game
         if book is None or state.moves >= book.depth:
             return None
@@ -84,68 +127,82 @@ class ConnectFourPlayer:
                     return None
                 score = -child
             values[col] = score_to_value(score, state.moves, game.cells)
-        return self._pick(state, values, exact=True, nodes=0, start=clock.perf_counter(),
-                          depth=game.cells - state.moves)
+        best = max(values.values())
+        move = self.rng.choice([m for m, v in values.items() if v == best])
+        return self._result(move, values, exact=True, start=start,
+                            depth=game.cells - state.moves)
 
     def _solve(self, state: Position, start: float) -> SearchResult | None:
-        """Exact: the root's score within the node budget, then every move keeping it."""
+        """The outcome (win, draw or loss), then the exact score, each within its share of
+        the move; then a move proved to keep the best proved (the exact score where known:
+        the fastest win, the slowest loss). None when nothing is proved."""
         game, solver = self.game, self.solver
-        budget = max(1000, int(self.time * SOLVE_SHARE * self.nodes_per_second))
-        solved = solver.solve(state, node_limit=budget)
-        elapsed = clock.perf_counter() - start
-        if solved.nodes > 100_000 and elapsed > 0:
-            self.nodes_per_second = 0.5 * self.nodes_per_second + 0.5 * solved.nodes / elapsed
-        if solved.score is None:
-            return None
-        value = score_to_value(solved.score, state.moves, game.cells)
-        keeping = self._moves_keeping(state, solved.score, start)
-        if not keeping:
-            return None  # the score is known (e.g. from the book) but no move proved in time
-        values = {col: value for col in keeping}
-        return self._pick(state, values, exact=True, nodes=solved.nodes, start=start,
-                          depth=game.cells - state.moves)
-
-    def _moves_keeping(self, state: Position, score: int, start: float) -> list[int]:
-        """The moves proved to keep ``score``, each proof within what is left of the solve's
-        share of the move time (a score from the book still needs its moves proved)."""
-        game, solver = self.game, self.solver
-        keeping = []
+        outcome = solver.solve_within(state, self._budget(start, SIGN_SHARE), weak=True)
+        score = None
+        if outcome.score is not None:
+            score = solver.solve_within(state, self._budget(start, SOLVE_SHARE)).score
+        if score is not None:
+            target = score
+        elif outcome.low > 0:
+            target = 1  # a proved win, its length unknown: keep the win
+        elif outcome.low == 0 or outcome.high == 0:
+            target = 0  # at least a draw, or at most one: a move keeping a draw
+        else:
+            return None  # nothing proved, or a loss of unknown length: the judgement plays
         for col in game.order_moves(state, game.legal_moves(state)):
-            left = self.time * SOLVE_SHARE - (clock.perf_counter() - start)
-            if left <= 0:
-                break
-            keeps = solver.achieves(state, col, score,
-                                    node_limit=max(1000, int(left * self.nodes_per_second)))
+            keeps = solver.achieves(state, col, target,
+                                    budget=self._budget(start, PROOF_SHARE))
             if keeps is None:
-                break
+                return None  # out of time before a move was proved
             if keeps:
-                keeping.append(col)
-        return keeping
+                if score is not None:
+                    value, exact = score_to_value(score, state.moves, game.cells), True
+                elif target > 0:  # a win, its length not known: the slowest win is given
+                    value, exact = WIN - (game.cells - state.moves), False
+                else:  # a draw when the position is at most a draw, else at least a draw
+                    value, exact = 0, outcome.high == 0
+                return self._result(col, {col: value}, exact=exact, start=start,
+                                    depth=game.cells - state.moves)
+        return None  # not reached: some move keeps a proved outcome
 
+    # -- the judgement ------------------------------------------------------------------------
     def _tree_search(self, state: Position, start: float) -> SearchResult:
-        """UCT in numba for the rest of the move time, among moves not punished at once."""
-        remaining = max(0.05, self.time - (clock.perf_counter() - start))
-        game = self.game
-        result = mcts_connect4(state.current, state.mask, state.moves,
-                               limit=Limit(time=remaining), rng=self.rng,
-                               width=game.width, height=game.height)
+        """UCT for the rest of the move, among the moves no short search refutes."""
+        game, solver = self.game, self.solver
+        candidates = game.non_losing_moves(state) or game.legal_moves(state)
+        kept = []
+        for col in candidates:
+            share = REFUTE_SHARE if self.nodes is None else REFUTE_SHARE / len(candidates)
+            budget = Budget(nodes=max(1, int(self.nodes * share))) if self.nodes is not None \
+                else Budget(deadline=self.clock() + self.time * share, clock=self.clock)
+            if solver.achieves(state, col, 0, budget=budget) is not False:
+                kept.append(col)  # not refuted: a draw or better is still possible
+        if not kept:
+            kept = candidates  # every move loses against best play: the judgement picks
+        if self.nodes is not None:
+            limit = Limit(nodes=max(64, self.nodes // NODES_PER_ITERATION))
+        else:
+            limit = Limit(time=max(0.02, self.time - (self.clock() - start)))
+        result = mcts_connect4(state.current, state.mask, state.moves, limit=limit,
+                               rng=self.rng, width=game.width, height=game.height,
+                               clock=self.clock)
         assert isinstance(result.stats, MCTSStats)
         visits = result.stats.visits
-        safe = game.non_losing_moves(state) or game.legal_moves(state)
-        move = max(safe, key=lambda col: (visits.get(col, 0), col == result.move))
-        values = {col: v for col, v in result.move_values.items() if col in safe}
+        move = max(kept, key=lambda col: (visits.get(col, 0), col == result.move))
+        values = {col: v for col, v in result.move_values.items() if col in kept}
         return SearchResult(move=move, value=values.get(move, result.value), pv=(move,),
                             move_values=MappingProxyType(values), depth=result.depth,
-                            exact=False, stats=SearchStats(
-                                nodes=result.stats.nodes,
-                                elapsed=clock.perf_counter() - start))
+                            exact=False, scale="mean", stats=SearchStats(
+                                nodes=solver.total_nodes + result.stats.nodes,
+                                elapsed=self.clock() - start))
 
 
 def make_ai(game: ConnectFour, level: str = "perfect", rng: random.Random | None = None,
             time: float | None = None) -> Player:
-    """``perfect``: book, exact solve, tree search; ``medium``/``easy``: the generic
+    """``perfect``: books, exact solve, tree search; ``medium``/``easy``: the generic
     search player's weaker levels (shallow search, some random non-losing moves)."""
     rng = rng or random.Random()
     if level != "perfect":
         return SearchPlayer(level, rng, time)
-    return ConnectFourPlayer(game, rng, time, shipped_book(game.width, game.height))
+    return ConnectFourPlayer(game, rng, time, shipped_book(game.width, game.height),
+                             strategy=shipped_strategy(game.width, game.height))

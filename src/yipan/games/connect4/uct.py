@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
@@ -34,6 +35,7 @@ from .playouts import has_four, random_playout
 
 UNKNOWN = 2.0  # result[i] of a node whose game goes on
 MAX_NODES = 1_000_000  # about 100 MB of arrays; a search by time stops when the tree is full
+ITERATIONS_PER_SECOND = 1_000_000  # above this machine's rate: a time limit's tree is sized by it
 
 
 class Connect4Tree:
@@ -121,7 +123,8 @@ def run_iterations(current, mask, moves, child, visits, total, result, size, ite
 
 def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: random.Random,
                   width: int = 7, height: int = 6,
-                  exploration: float = DEFAULT_EXPLORATION) -> SearchResult:
+                  exploration: float = DEFAULT_EXPLORATION,
+                  clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """UCT from a Connect Four position (not finished) under ``limit`` (iterations or time).
 
     Moves are columns 0..width-1; the result is as ``yipan.search.mcts`` gives it (the most
@@ -129,9 +132,11 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
     """
     if limit.nodes is None and limit.time is None and limit.stop is None:
         raise ValueError("mcts needs a limit on iterations (Limit(nodes=...)), time or stop")
-    start = time.perf_counter()
+    start = clock()
     deadline = None if limit.time is None else start + limit.time
     budget = limit.nodes if limit.nodes is not None else 1 << 62
+    if limit.time is not None:  # no more tree than the time can fill (arrays cost to clear)
+        budget = min(budget, max(1024, int(limit.time * ITERATIONS_PER_SECOND)))
     capacity = min(budget, MAX_NODES) + 2
     tree = Connect4Tree(capacity, width)
     tree.current[0], tree.mask[0], tree.moves[0] = current, mask, moves
@@ -145,10 +150,10 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
             tree.result, size, step, width, height, exploration, seed)
         seed = np.uint64(seed)  # numba hands a uint64 back as a Python int: keep its type
         done += ran
-        if ran < step or (deadline is not None and time.perf_counter() >= deadline) \
+        if ran < step or (deadline is not None and clock() >= deadline) \
                 or limit.stopped():
             break
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     visits = {c: int(tree.visits[n]) for c in range(width) if (n := tree.child[0, c]) >= 0}
     values = {c: float(tree.total[n] / tree.visits[n])
               for c in range(width) if (n := tree.child[0, c]) >= 0}
