@@ -77,13 +77,18 @@ class ConnectFourPlayer:
         self.solver = Solver(game, book=book)
         self.solver.slice_nodes = PLAYER_SLICE_NODES
         self.name = "connect4 player"
+        self.last_source = ""  # how the last move was found: strategy, book, solve, judgement
 
     def choose(self, game: ConnectFour, state: Position) -> Choice:
         start = self.clock()
         self.solver.total_nodes = 0
-        result = (self._from_strategy(state, start) or self._from_book(state, start)
-                  or self._solve(state, start) or self._tree_search(state, start))
-        return Choice(result.move, result)
+        for source, find in (("strategy", self._from_strategy), ("book", self._from_book),
+                             ("solve", self._solve), ("judgement", self._tree_search)):
+            result = find(state, start)
+            if result is not None:
+                self.last_source = source
+                return Choice(result.move, result)
+        raise AssertionError("the tree search always answers")
 
     # -- budgets ------------------------------------------------------------------------------
     def _budget(self, start: float, share: float) -> Budget:

@@ -53,8 +53,8 @@ class StrategyBook:
 
     def move(self, game: ConnectFour, position: Position) -> int | None:
         """The proved winning column at ``position``, or None if the book does not cover it."""
-        if position.moves > self.depth or position.moves % 2:
-            return None
+        if position.moves > self.depth or (self.depth - position.moves) % 2:
+            return None  # not a ply the book's player moves at
         own = position.current + position.mask
         key = game.key(position)
         i = int(np.searchsorted(self.keys, key))
@@ -138,11 +138,12 @@ def winning_move(solver: Solver, position: Position) -> int | None:
     return None
 
 
-def build_strategy(game: ConnectFour, depth: int, *, solver: Solver | None = None,
-                   first_move: int | None = None, save: Callable[[StrategyBook], None]
-                   | None = None, progress: Callable[[str], None] | None = None
-                   ) -> StrategyBook:
-    """Follow a proved winning move from the start against every reply, ``depth`` plies deep.
+def build_strategy(game: ConnectFour, depth: int, *, root: Position | None = None,
+                   solver: Solver | None = None, first_move: int | None = None,
+                   save: Callable[[StrategyBook], None] | None = None,
+                   progress: Callable[[str], None] | None = None) -> StrategyBook:
+    """Follow a proved winning move from ``root`` (default: the start, which the first player
+    wins on 7x6) against every reply, up to ``depth`` plies from the start.
 
     ``first_move`` skips the one proof that costs most (the empty board's, known from the
     opening book's exact scores); ``save`` receives the book after each finished ply, so a
@@ -151,13 +152,14 @@ def build_strategy(game: ConnectFour, depth: int, *, solver: Solver | None = Non
     say = progress or (lambda _text: None)
     solver = solver or Solver(game, table_bits=24)
     start = time.perf_counter()
-    frontier = {game.key(game.initial_state()): game.initial_state()}
+    root = root or game.initial_state()
+    frontier = {game.key(root): root}
     known: dict[int, int] = {}
     book = StrategyBook(game.width, game.height, -2, np.zeros(0, np.int64), np.zeros(0, np.int8))
-    for ply in range(0, depth + 1, 2):
+    for ply in range(root.moves, depth + 1, 2):
         following: dict[int, Position] = {}
         for count, (key, position) in enumerate(frontier.items(), 1):
-            col = first_move if ply == 0 and first_move is not None else \
+            col = first_move if ply == root.moves and first_move is not None else \
                 winning_move(solver, position)
             if col is None:
                 raise ValueError(f"no winning move at a position of ply {ply}: the strategy "
