@@ -201,13 +201,16 @@ def build_book(game: ConnectFour, request: BookRequest) -> BookReport:
 
 
 def prepare() -> None:
-    """The solver (with the book) and the tree search, each run once on a small task."""
+    """The solver (with the book) and the tree search, each run once on a small task; the
+    strategy book read."""
     import random
 
     from ...core import Limit
+    from .strategy import shipped_strategy
     from .uct import mcts_connect4
 
     make_solver(7, 6, True)
+    shipped_strategy()
     mcts_connect4(0, 0, 0, limit=Limit(nodes=64), rng=random.Random(0))
 
 

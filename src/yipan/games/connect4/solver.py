@@ -133,10 +133,13 @@ class Solver:
         self.ctx[kernel.C_BOOK_DEPTH] = book.depth  # type: ignore[attr-defined]
 
     def warm_up(self) -> None:
-        """Load the compiled kernel now (numba's cache loads on the first call), so that
-        the first timed solve does not pay for it."""
+        """Load the compiled kernels now (numba's cache loads on the first call), so that
+        the first timed solve does not pay for it: a search paused at once, then resumed."""
+        self.ctx[kernel.C_NODES] = 0
         self.ctx[kernel.C_LIMIT] = 1
         kernel.solve_fresh(0, 0, 0, False, *self._args())
+        self.ctx[kernel.C_LIMIT] = 2
+        kernel.resume(*self._args())
         self.ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
         self.ctx[kernel.C_PAUSED] = 0
         self.reset()
