@@ -8,11 +8,16 @@ Three tests, each at every move time given:
 - wins: seeded random positions (8-10 plies) that the side to move wins; the player moves
   first there and must win;
 - draws: seeded random positions the side to move draws; the player must not lose;
-- openings: the empty board, the player first (a first-player win); it must win.
+- openings: the empty board, the player first (a first-player win); it must win. Opening
+  game i starts with the opponent's reply in column i + 1 (every reply loses, so this spreads
+  the games over the first player's strategy), and the opponent is perfect from then on.
 
 The opponent is perfect: it solves the position exactly (the project's solver, with a large
 table kept between moves), then plays a move proved to keep that score, the first in
-centre-first order (the fastest win, the slowest loss). With ``$YIPAN_C4_ORACLE`` naming the
+centre-first order (the fastest win, the slowest loss). Where the exact score would cost
+more than ``ORACLE_EXACT_NODES`` (early in the game), it keeps the outcome instead: a move
+proved to keep its win or draw, or, when every move loses, a seeded random move that does not
+lose at once (counted and reported). With ``$YIPAN_C4_ORACLE`` naming the
 reference solver's program (which answers ``moves s1 s2 ... s7`` a line when run with
 ``-a``), that program chooses instead, among its best-scored columns.
 
@@ -39,6 +44,8 @@ from yipan.games.connect4.player import ConnectFourPlayer
 from yipan.games.connect4.solver import Solver
 from yipan.games.connect4.strategy import shipped_strategy
 
+ORACLE_EXACT_NODES = 20_000_000  # a few CPU-seconds: beyond, the opponent keeps the outcome
+
 
 class Oracle:
     """Exact scores and a best move, by our solver (default) or the reference program."""
@@ -47,6 +54,8 @@ class Oracle:
         self.game = game
         self.solver = Solver(game, table_bits=24, book=shipped_book())
         self.process = None
+        self.outcome_only = 0  # moves chosen by the outcome alone (the exact score too dear)
+        self.outcomes: dict[int, int] = {}
         if program:
             self.process = subprocess.Popen([program, "-a"], stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -57,10 +66,13 @@ class Oracle:
         return solved.score
 
     def outcome(self, position: Position) -> int:
-        """+1, 0 or -1 for the side to move (a win/draw/loss solve: cheaper)."""
-        solved = self.solver.solve(position, weak=True)
-        assert solved.score is not None
-        return solved.score
+        """+1, 0 or -1 for the side to move (a win/draw/loss solve: cheaper; remembered)."""
+        key = self.game.key(position)
+        if key not in self.outcomes:
+            solved = self.solver.solve(position, weak=True)
+            assert solved.score is not None
+            self.outcomes[key] = solved.score
+        return self.outcomes[key]
 
     def best_move(self, position: Position, moves: str, rng: random.Random) -> int:
         if self.process is not None:
@@ -71,11 +83,19 @@ class Oracle:
             legal = [c for c in range(self.game.width) if scores[c] != -1000]
             best = max(scores[c] for c in legal)
             return rng.choice([c for c in legal if scores[c] == best])
-        score = self.score(position)
+        solved = self.solver.solve(position, node_limit=ORACLE_EXACT_NODES)
+        if solved.score is not None:  # the best: the fastest win, the slowest loss
+            target = solved.score
+        else:  # the exact score costs too much this early: keep the outcome
+            self.outcome_only += 1
+            target = self.outcome(position)
+            if target < 0:  # every move loses: any that does not lose at once
+                return rng.choice(self.game.non_losing_moves(position)
+                                  or self.game.legal_moves(position))
         for col in self.game.order_moves(position, self.game.legal_moves(position)):
-            if self.solver.achieves(position, col, score):
+            if self.solver.achieves(position, col, target):
                 return col
-        raise AssertionError("no move keeps the proved score")
+        raise AssertionError("no move keeps the proved result")
 
     def close(self) -> None:
         if self.process is not None and self.process.stdin is not None:
@@ -113,7 +133,8 @@ def random_start(game: ConnectFour, oracle: Oracle, rng: random.Random, outcome:
 
 
 def play(game: ConnectFour, oracle: Oracle, player: ConnectFourPlayer, record: Game,
-         position: Position, moves: str, rng: random.Random, clock) -> Game:
+         position: Position, moves: str, rng: random.Random, clock,
+         first_reply: int | None = None) -> Game:
     goal = 1 if record.kind != "draws" else 0
     side = position.moves % 2
     while game.outcome(position) is None:
@@ -131,6 +152,8 @@ def play(game: ConnectFour, oracle: Oracle, player: ConnectFourPlayer, record: G
                     if (after > 0) - (after < 0) < goal:
                         record.first_mistake = position.moves + 1
                         goal = (after > 0) - (after < 0)
+        elif position.moves == 1 and first_reply is not None:
+            col = first_reply
         else:
             col = oracle.best_move(position, moves, rng)
         moves += str(col + 1)
@@ -171,10 +194,13 @@ def main() -> int:
         for index, (kind, moves, position) in enumerate(starts):
             player = ConnectFourPlayer(game, random.Random(args.seed + index), seconds,
                                        shipped_book(), strategy=strategy, clock=clock)
+            reply = (index - args.wins - args.draws) % game.width if kind == "openings" \
+                else None
             record = play(game, oracle, player, Game(kind, moves), position, moves,
-                          random.Random(args.seed + 1000 + index), clock)
+                          random.Random(args.seed + 1000 + index), clock, reply)
             records.append(record)
-            print(f"  {seconds:g} s  {kind:<8} {moves or '(empty)':<12} "
+            start = moves or f"(empty; 4 {reply + 1})" if reply is not None else moves
+            print(f"  {seconds:g} s  {kind:<8} {start:<12} "
                   f"{['lost', 'drew', 'won'][record.result + 1]:<5} "
                   f"{'kept' if record.kept else 'THROWN AWAY at ply ' + str(record.first_mistake)}"
                   f"  moves by {record.sources}", flush=True)
@@ -189,6 +215,8 @@ def main() -> int:
         times = [t for r in records for t in r.seconds]
         print(f"  time a move: median {statistics.median(times):.2f} s, max {max(times):.2f} s "
               f"over {len(times)} moves\n", flush=True)
+    print(f"opponent moves chosen by the outcome alone (the exact score too dear): "
+          f"{oracle.outcome_only}")
     oracle.close()
     return 0
 

@@ -36,6 +36,7 @@ SIGN_SHARE = 0.4  # of the move time, for the outcome of the position (a win/dra
 SOLVE_SHARE = 0.6  # ... and up to here for its exact score
 PROOF_SHARE = 0.85  # ... and up to here for proving a move that keeps the outcome
 REFUTE_SHARE = 0.05  # of the move time per move, to refute it before the tree search
+REFUTE_UNTIL = 0.9  # ... and no later than this share of the move time
 PLAYER_SLICE_NODES = 1 << 15  # a few ms: a move's deadline is overshot by that at most
 NODES_PER_ITERATION = 200  # a node budget's share for UCT: solver nodes per UCT iteration
 
@@ -176,10 +177,13 @@ class ConnectFourPlayer:
         game, solver = self.game, self.solver
         candidates = game.non_losing_moves(state) or game.legal_moves(state)
         kept = []
-        for col in candidates:
-            share = REFUTE_SHARE if self.nodes is None else REFUTE_SHARE / len(candidates)
-            budget = Budget(nodes=max(1, int(self.nodes * share))) if self.nodes is not None \
-                else Budget(deadline=self.clock() + self.time * share, clock=self.clock)
+        for index, col in enumerate(candidates):
+            if self.nodes is not None:
+                budget = Budget(nodes=max(1, int(self.nodes * REFUTE_SHARE / len(candidates))))
+            else:  # a share each, and time left for the tree search in any case
+                left = start + self.time * REFUTE_UNTIL - self.clock()
+                seconds = min(self.time * REFUTE_SHARE, left / (len(candidates) - index))
+                budget = Budget(deadline=self.clock() + max(0.0, seconds), clock=self.clock)
             if solver.achieves(state, col, 0, budget=budget) is not False:
                 kept.append(col)  # not refuted: a draw or better is still possible
         if not kept:

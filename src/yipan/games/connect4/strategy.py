@@ -140,14 +140,16 @@ def winning_move(solver: Solver, position: Position) -> int | None:
 
 def build_strategy(game: ConnectFour, depth: int, *, root: Position | None = None,
                    solver: Solver | None = None, first_move: int | None = None,
+                   extend: StrategyBook | None = None,
                    save: Callable[[StrategyBook], None] | None = None,
                    progress: Callable[[str], None] | None = None) -> StrategyBook:
     """Follow a proved winning move from ``root`` (default: the start, which the first player
     wins on 7x6) against every reply, up to ``depth`` plies from the start.
 
     ``first_move`` skips the one proof that costs most (the empty board's, known from the
-    opening book's exact scores); ``save`` receives the book after each finished ply, so a
-    long build leaves a shallower book behind if stopped.
+    opening book's exact scores); ``extend`` takes the moves of a shallower book as they are
+    (a deeper build goes on from it); ``save`` receives the book after each finished ply, so
+    a long build leaves a shallower book behind if stopped.
     """
     say = progress or (lambda _text: None)
     solver = solver or Solver(game, table_bits=24)
@@ -159,8 +161,10 @@ def build_strategy(game: ConnectFour, depth: int, *, root: Position | None = Non
     for ply in range(root.moves, depth + 1, 2):
         following: dict[int, Position] = {}
         for count, (key, position) in enumerate(frontier.items(), 1):
-            col = first_move if ply == root.moves and first_move is not None else \
-                winning_move(solver, position)
+            col = extend.move(game, position) if extend is not None else None
+            if col is None:
+                col = first_move if ply == root.moves and first_move is not None else \
+                    winning_move(solver, position)
             if col is None:
                 raise ValueError(f"no winning move at a position of ply {ply}: the strategy "
                                  "fails (is this board a first-player win?)")
