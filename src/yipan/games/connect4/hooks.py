@@ -6,6 +6,13 @@ convention; ``extra`` carries the shared benchmark's convention as well: ``bench
 (for the side to move, ``22 - stones the winner has played`` on 7x6, 0 a draw; with ``--weak``
 its sign) and ``benchmark_scores`` (each column's), and ``book`` (whether the opening book was
 probed).
+
+Limits: ``--time`` and ``--nodes`` stop the solver (``analyze`` shares them among the columns);
+``--depth D`` asks only whether either side forces a result within D plies. When a limit
+stops a search first, the report says its figures are bounds: ``exact`` is false, ``value``
+null, ``extra.bounds`` says in words what is proved (and the outcome when the bounds decide
+it), ``extra.benchmark_bounds`` gives ``[low, high]`` (``analyze``: per column). A search that
+runs over a second reports its bounds as they narrow through ``request.progress``.
 """
 
 from __future__ import annotations
