@@ -34,7 +34,8 @@ from .uct import mcts_connect4
 DEFAULT_MOVE_TIME = 3.0  # seconds, when the caller gives none
 SIGN_SHARE = 0.4  # of the move time, for the outcome of the position (a win/draw/loss solve)
 SOLVE_SHARE = 0.6  # ... and up to here for its exact score
-PROOF_SHARE = 0.85  # ... and up to here for proving a move that keeps the outcome
+EXACT_PROOF_SHARE = 0.75  # ... and up to here for proving a move that keeps the score
+PROOF_SHARE = 0.85  # ... and up to here for one that keeps the outcome
 REFUTE_SHARE = 0.05  # of the move time per move, to refute it before the tree search
 REFUTE_UNTIL = 0.9  # ... and no later than this share of the move time
 PLAYER_SLICE_NODES = 1 << 15  # a few ms: a move's deadline is overshot by that at most
@@ -99,9 +100,9 @@ class ConnectFourPlayer:
         return Budget(deadline=start + self.time * share, clock=self.clock)
 
     def _result(self, move: int, values: dict[int, int], *, exact: bool, start: float,
-                depth: int, value: float | None = None) -> SearchResult:
+                depth: int) -> SearchResult:
         return SearchResult(
-            move=move, value=values[move] if value is None else value, pv=(move,),
+            move=move, value=values[move], pv=(move,),
             move_values=MappingProxyType(values), depth=depth, exact=exact,
             stats=SearchStats(nodes=self.solver.total_nodes,
                               elapsed=self.clock() - start))
@@ -147,29 +148,33 @@ class ConnectFourPlayer:
         score = None
         if outcome.score is not None:
             score = solver.solve_within(state, self._budget(start, SOLVE_SHARE)).score
-        if score is not None:
-            target = score
-        elif outcome.low > 0:
-            target = 1  # a proved win, its length unknown: keep the win
+        if outcome.low > 0:
+            keep = 1  # a proved win (its length perhaps unknown): keep the win
         elif outcome.low == 0 or outcome.high == 0:
-            target = 0  # at least a draw, or at most one: a move keeping a draw
+            keep = 0  # at least a draw, or at most one: a move keeping a draw
         else:
-            return None  # nothing proved, or a loss of unknown length: the judgement plays
-        for col in game.order_moves(state, game.legal_moves(state)):
-            keeps = solver.achieves(state, col, target,
-                                    budget=self._budget(start, PROOF_SHARE))
-            if keeps is None:
-                return None  # out of time before a move was proved
-            if keeps:
-                if score is not None:
-                    value, exact = score_to_value(score, state.moves, game.cells), True
-                elif target > 0:  # a win, its length not known: the slowest win is given
-                    value, exact = WIN - (game.cells - state.moves), False
-                else:  # a draw when the position is at most a draw, else at least a draw
-                    value, exact = 0, outcome.high == 0
-                return self._result(col, {col: value}, exact=exact, start=start,
-                                    depth=game.cells - state.moves)
-        return None  # not reached: some move keeps a proved outcome
+            keep = None  # nothing proved, or a loss: only the exact score says which move
+        # first a move keeping the exact score (the fastest win, the slowest loss), then,
+        # if that is not proved in time, one keeping the outcome
+        targets = [] if score is None else \
+            [(score, PROOF_SHARE if keep in (None, score) else EXACT_PROOF_SHARE)]
+        if keep is not None and keep != score:
+            targets.append((keep, PROOF_SHARE))
+        for target, share in targets:
+            for col in game.order_moves(state, game.legal_moves(state)):
+                keeps = solver.achieves(state, col, target, budget=self._budget(start, share))
+                if keeps is None:
+                    break  # out of time before a move was proved
+                if keeps:
+                    if target == score:
+                        value, exact = score_to_value(score, state.moves, game.cells), True
+                    elif target > 0:  # a win of unknown length: the slowest win is given
+                        value, exact = WIN - (game.cells - state.moves), False
+                    else:  # a draw when the position is at most one, else at least one
+                        value, exact = 0, outcome.high == 0
+                    return self._result(col, {col: value}, exact=exact, start=start,
+                                        depth=game.cells - state.moves)
+        return None  # no move proved in time
 
     # -- the judgement ------------------------------------------------------------------------
     def _tree_search(self, state: Position, start: float) -> SearchResult:
