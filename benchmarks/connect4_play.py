@@ -17,9 +17,12 @@ table kept between moves), then plays a move proved to keep that score, the firs
 centre-first order (the fastest win, the slowest loss). Where the exact score would cost
 more than ``ORACLE_EXACT_NODES`` (early in the game), it keeps the outcome instead: a move
 proved to keep its win or draw, or, when every move loses, a seeded random move that does not
-lose at once (counted and reported). With ``$YIPAN_C4_ORACLE`` naming the
-reference solver's program (which answers ``moves s1 s2 ... s7`` a line when run with
-``-a``), that program chooses instead, among its best-scored columns.
+lose at once (counted and reported); a position known lost (the player's strategy-book move
+before it was proved to win) is not solved exactly before ply ``ORACLE_EXACT_FROM``.
+The strategy book's moves are not checked again: each was proved when the book was built.
+With ``$YIPAN_C4_ORACLE`` naming the reference solver's program (which answers
+``moves s1 s2 ... s7`` a line when run with ``-a``), that program chooses instead, among its
+best-scored columns.
 
 Reported: results kept, the ply of each game's first mistake (a move after which the player's
 proved result is worse), the player's time per move (median, max) and how its moves were
@@ -45,6 +48,7 @@ from yipan.games.connect4.solver import Solver
 from yipan.games.connect4.strategy import shipped_strategy
 
 ORACLE_EXACT_NODES = 20_000_000  # a few CPU-seconds: beyond, the opponent keeps the outcome
+ORACLE_EXACT_FROM = 12  # plies: a position known lost before this is not solved exactly
 
 
 class Oracle:
@@ -83,7 +87,9 @@ class Oracle:
             legal = [c for c in range(self.game.width) if scores[c] != -1000]
             best = max(scores[c] for c in legal)
             return rng.choice([c for c in legal if scores[c] == best])
-        solved = self.solver.solve(position, node_limit=ORACLE_EXACT_NODES)
+        key = self.game.key(position)
+        lost = self.outcomes.get(key) == -1 and position.moves < ORACLE_EXACT_FROM
+        solved = self.solver.solve(position, node_limit=0 if lost else ORACLE_EXACT_NODES)
         if solved.score is not None:  # the best: the fastest win, the slowest loss
             target = solved.score
         else:  # the exact score costs too much this early: keep the outcome
@@ -145,7 +151,10 @@ def play(game: ConnectFour, oracle: Oracle, player: ConnectFourPlayer, record: G
             source = player.last_source
             record.sources[source] = record.sources.get(source, 0) + 1
             col = int(choice.move)  # type: ignore[arg-type]
-            if record.first_mistake is None and not game.is_winning_move(position, col):
+            if source == "strategy" and not game.is_winning_move(position, col):
+                # proved when the book was built: the opponent's position is lost
+                oracle.outcomes[game.key(game.play(position, col))] = -1
+            elif record.first_mistake is None and not game.is_winning_move(position, col):
                 child = game.play(position, col)
                 if child.moves < game.cells:
                     after = -oracle.outcome(child)
