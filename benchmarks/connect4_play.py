@@ -182,6 +182,9 @@ def main() -> int:
     parser.add_argument("--times", default="1,3", help="seconds a move, comma-separated")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--kinds", default="wins,draws,openings",
+                        help="which games to play (the starts are drawn for all, so a "
+                             "subset replays the same positions)")
     args = parser.parse_args()
     game = ConnectFour()
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -201,6 +204,8 @@ def main() -> int:
     for seconds in [float(t) for t in args.times.split(",")]:
         records = []
         for index, (kind, moves, position) in enumerate(starts):
+            if kind not in args.kinds.split(","):
+                continue
             player = ConnectFourPlayer(game, random.Random(args.seed + index), seconds,
                                        shipped_book(), strategy=strategy, clock=clock)
             reply = (index - args.wins - args.draws) % game.width if kind == "openings" \

@@ -6,7 +6,9 @@ only a win/loss solve (a null window at +1), far cheaper than the exact score, a
 strategy need not cover positions the first player never lets happen: after its move only the
 second player branches. So the book holds, at plies 0, 2, ..., ``depth``, every position
 reached by following the book against every reply, each with a move proved to keep the win;
-beyond ``depth`` the player's own solve is fast.
+beyond ``depth`` the player's own solve is fast. Built by
+``python -m yipan.games.connect4.strategy OUTPUT --depth 12`` (first move: the centre, whose
+win the opening book's exact scores prove).
 
 File layout (little-endian), checked like the opening book's::
 
@@ -188,3 +190,31 @@ def build_strategy(game: ConnectFour, depth: int, *, root: Position | None = Non
             save(book)
         frontier = following
     return book
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m yipan.games.connect4.strategy OUTPUT --depth 12 [--extend BOOK]``: build
+    (or deepen) the 7x6 strategy book, saving it after every ply."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("output")
+    parser.add_argument("--depth", type=int, default=12)
+    parser.add_argument("--extend", help="a shallower book whose moves are kept")
+    args = parser.parse_args(argv)
+    game = ConnectFour()
+    start = time.process_time()
+
+    def save(book: StrategyBook) -> None:
+        write_strategy(book, args.output)
+        print(f"depth {book.depth}: {len(book)} positions, "
+              f"{time.process_time() - start:.0f} CPU s", flush=True)
+
+    build_strategy(game, args.depth, first_move=3, save=save,
+                   extend=read_strategy(args.extend) if args.extend else None,
+                   progress=lambda text: print(text, flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
