@@ -178,10 +178,12 @@ class ConnectFourPlayer:
 
     # -- the judgement ------------------------------------------------------------------------
     def _tree_search(self, state: Position, start: float) -> SearchResult:
-        """UCT for the rest of the move, among the moves no short search refutes."""
+        """UCT for the rest of the move, among the moves proved to keep a draw or better by
+        a short search, else among those it does not refute."""
         game, solver = self.game, self.solver
-        candidates = game.non_losing_moves(state) or game.legal_moves(state)
-        kept = []
+        candidates = game.order_moves(state, game.non_losing_moves(state)
+                                      or game.legal_moves(state))
+        kept, proved = [], []
         for index, col in enumerate(candidates):
             if self.nodes is not None:
                 budget = Budget(nodes=max(1, int(self.nodes * REFUTE_SHARE / len(candidates))))
@@ -189,9 +191,14 @@ class ConnectFourPlayer:
                 left = start + self.time * REFUTE_UNTIL - self.clock()
                 seconds = min(self.time * REFUTE_SHARE, left / (len(candidates) - index))
                 budget = Budget(deadline=self.clock() + max(0.0, seconds), clock=self.clock)
-            if solver.achieves(state, col, 0, budget=budget) is not False:
+            keeps = solver.achieves(state, col, 0, budget=budget)
+            if keeps is not False:
                 kept.append(col)  # not refuted: a draw or better is still possible
-        if not kept:
+            if keeps:
+                proved.append(col)  # a draw or better, proved
+        if proved:
+            kept = proved
+        elif not kept:
             kept = candidates  # every move loses against best play: the judgement picks
         if self.nodes is not None:
             limit = Limit(nodes=max(64, self.nodes // NODES_PER_ITERATION))
