@@ -78,6 +78,10 @@ class ConnectFourPlayer:
         self.strategy = strategy
         self.solver = Solver(game, book=book)
         self.solver.slice_nodes = PLAYER_SLICE_NODES
+        # the kernels loaded now (numba's cache is read on a first call), not on a move's clock
+        self.solver.warm_up()
+        mcts_connect4(0, 0, 0, limit=Limit(nodes=16), rng=random.Random(0), width=game.width,
+                      height=game.height)
         self.name = "connect4 player"
         self.last_source = ""  # how the last move was found: strategy, book, solve, judgement
 
