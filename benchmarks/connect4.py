@@ -124,7 +124,7 @@ def print_sets(solver: Solver, reference: Reference | None,
             line += (f"{ref_ms:>9.4f} {ours_ms / ref_ms:>5.2f}x "
                      f"{t['nodes'] / t['seconds'] / 1e6:>10.2f} "
                      f"{t['ref_nodes'] / t['ref_seconds'] / 1e6:>9.2f} "
-                     f"{t['nodes'] / t['ref_nodes']:>10.4f} {int(t['same_nodes']):>6}/{n:<4}"
+                     f"{t['nodes'] / t['ref_nodes']:>10.4f} {int(t['same_nodes']):>6}/{n:<5} "
                      f"{int(t['wrong'])}/{int(t['ref_wrong'])}")
         else:
             line += (f"{'-':>9} {'-':>6} {t['nodes'] / t['seconds'] / 1e6:>10.2f} {'-':>9} "
