@@ -32,10 +32,12 @@ from ...core import (
 from .book import build, shipped_book
 from .player import make_ai, score_to_value
 from .rules import ConnectFour, Position
-from .solver import Budget, Solver
+from .solver import DEFAULT_TABLE_BITS, Budget, Solver
 
 PV_NODES = 2_000_000  # per step of the main line; beyond, the line reported stops early
 PROGRESS_AFTER = 1.0  # seconds a search runs before its progress is reported
+EARLY_PLIES = 2  # positions this early are searched with a larger table ...
+EARLY_TABLE_BITS = 25  # ... of 2^25 slots (256 MB)
 
 OPTIONS = (
     CommandOption("weak", "only win, draw or loss (faster)", commands=("solve",)),
@@ -44,19 +46,30 @@ OPTIONS = (
 
 
 @lru_cache(maxsize=2)
-def make_solver(width: int, height: int, use_book: bool = True) -> Solver:
+def make_solver(width: int, height: int, use_book: bool = True,
+                table_bits: int = DEFAULT_TABLE_BITS) -> Solver:
     """A solver with the shipped book (when one exists for this board), compiled and ready;
-    kept for the next position (its 64 MB table is emptied before each, as the benchmark
-    asks, by clearing only the slots the last search wrote)."""
-    solver = Solver(ConnectFour(width, height),
+    kept for the next position (its table is emptied before each, as the benchmark asks, by
+    clearing only the slots the last search wrote)."""
+    solver = Solver(ConnectFour(width, height), table_bits=table_bits,
                     book=shipped_book(width, height) if use_book else None)
     solver.warm_up()
     return solver
 
 
-def _fresh_solver(game: ConnectFour, request: AnalysisRequest) -> tuple[Solver, bool]:
+def table_bits_for(moves: int) -> int:
+    """The table for searches from positions after ``moves`` plies: larger for the earliest,
+    where it pays (measured on 7x6, CPU time: ``44`` 103 s with 2^23 slots, 81 s with 2^24,
+    72 s with 2^25; from ``443`` on, the larger tables cut nodes by under 10% and cost more
+    time than they save)."""
+    return EARLY_TABLE_BITS if moves <= EARLY_PLIES else DEFAULT_TABLE_BITS
+
+
+def _fresh_solver(game: ConnectFour, request: AnalysisRequest, moves: int
+                  ) -> tuple[Solver, bool]:
+    """The solver for searches from positions after ``moves`` plies, its table emptied."""
     use_book = not request.options.get("no-book", False)
-    solver = make_solver(game.width, game.height, use_book)
+    solver = make_solver(game.width, game.height, use_book, table_bits_for(moves))
     solver.reset()
     solver.total_nodes = 0
     return solver, use_book
@@ -97,7 +110,7 @@ def _range_text(low: int, high: int) -> str:
 
 
 def analyze(game: ConnectFour, state: Position, request: AnalysisRequest) -> Analysis:
-    solver, use_book = _fresh_solver(game, request)
+    solver, use_book = _fresh_solver(game, request, state.moves + 1)
     budget, window = _budget(request), _window(game, state, request)
     start = time.perf_counter()
     ranges: dict[int, tuple[int, int]] = {}
@@ -145,7 +158,7 @@ def analyze(game: ConnectFour, state: Position, request: AnalysisRequest) -> Ana
 
 
 def solve(game: ConnectFour, state: Position, request: AnalysisRequest) -> Analysis:
-    solver, use_book = _fresh_solver(game, request)
+    solver, use_book = _fresh_solver(game, request, state.moves)
     weak = bool(request.options.get("weak", False))
     window = _window(game, state, request)
     solved = solver.solve_within(state, _budget(request), weak=weak, window=window,
