@@ -1,12 +1,23 @@
-"""Connect Four solver benchmark: the six shared sets, and the solver's variants as ratios.
+"""Connect Four solver benchmark: CPU time per position and nodes per CPU-second, side by side
+with the reference solver measured in the same run.
 
-    PYTHONPATH=src python benchmarks/connect4.py [--data DIR] [--sample N] [--hard K]
+    PYTHONPATH=src python benchmarks/connect4.py [--data DIR] [--sample N] [--medium N]
+        [--hard N] [--reference PROGRAM] [--variants] [--tables]
 
-For each set: mean time per position, mean nodes, nodes/s, mismatches, against the reference
-C++ solver's figures (one core, fresh table per position). A fresh table per position here too;
-only the solver call is timed. Then each variant (mirror-folded keys, enhanced transposition
-cut-offs, depth-preferred replacement) on the same positions, as ratios of time and nodes to
-the default. The machine may be shared: figures are noisy, ratios less so.
+Positions: the six shared sets ``Test_L*_R*`` (``DIR/connect4/`` or ``DIR`` itself; default
+``$YIPAN_DATA``). A fresh table per position; only the solver call is timed, in CPU time
+(``time.process_time``).
+
+The reference (``--reference`` or ``$YIPAN_C4_REFERENCE``): a program that reads one position
+a line on its standard input and answers ``moves score nodes microseconds`` a line (the
+reference solver's benchmark output; build its solver with a main that resets the table for
+each line and times the solve in CPU time). Each position is solved by both, one after the
+other, alternating which goes first, so that the load of a shared machine falls on both
+alike. Without a reference the script says so and prints our figures alone.
+
+``--variants``: the solver's options (mirror keys, ETC, ...) against the default, as ratios.
+``--tables``: table sizes against nodes and time on early positions (is a larger table worth
+it there?).
 """
 
 from __future__ import annotations
@@ -14,98 +25,135 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 from yipan.core import replay
-from yipan.games.connect4 import ConnectFour, kernel
+from yipan.games.connect4 import ConnectFour, Position, kernel
 from yipan.games.connect4.solver import Solver
 
-# mean ms per position and mean nodes of the reference C++ solver (the issue's figures)
-REFERENCE = {
-    "Test_L3_R1": (0.0067, 51), "Test_L2_R1": (0.055, 449), "Test_L2_R2": (5.7, 39_807),
-    "Test_L1_R1": (0.44, 3_296), "Test_L1_R2": (153.0, 1_187_923), "Test_L1_R3": (7000.0, None),
-}
+SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 VARIANTS = {"mirror key": kernel.MIRROR_KEY, "ETC": kernel.ETC,
             "depth-preferred": kernel.DEPTH_PREFERRED, "best move": kernel.BEST_MOVE,
             "multiply hash": kernel.MULTIPLY_HASH,
             "mirror + ETC": kernel.MIRROR_KEY | kernel.ETC}
 
+Entry = tuple[str, Position, int]  # moves, position, expected score
 
-def load(folder: Path, name: str, game: ConnectFour, sample: int | None, rng: random.Random):
+
+class Reference:
+    """The reference program, kept running: one position in, one answer out."""
+
+    def __init__(self, program: str) -> None:
+        self.process = subprocess.Popen([program], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def solve(self, moves: str) -> tuple[int, int, float]:
+        """(score, nodes, CPU seconds) as the program reports them."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(moves + "\n")
+        self.process.stdin.flush()
+        words = self.process.stdout.readline().split()
+        if len(words) != 4 or words[0] != moves:
+            raise RuntimeError(f"the reference answered {' '.join(words)[:80]!r} for {moves}")
+        return int(words[1]), int(words[2]), float(words[3]) / 1e6
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+def find_folder(data: str) -> Path | None:
+    for folder in (Path(data) / "connect4", Path(data)):
+        if (folder / "Test_L3_R1").is_file():
+            return folder
+    return None
+
+
+def load(folder: Path, name: str, game: ConnectFour, count: int | None,
+         rng: random.Random) -> list[Entry]:
     lines = [line.split() for line in (folder / name).read_text().splitlines() if line.strip()]
-    if sample is not None and sample < len(lines):
-        lines = rng.sample(lines, sample)
-    return [(replay(game, game.split_moves(moves))[-1], int(score)) for moves, score in lines]
+    if count is not None and count < len(lines):
+        lines = lines[:count] if name in ("Test_L1_R2", "Test_L1_R3") else \
+            rng.sample(lines, count)
+    return [(moves, replay(game, game.split_moves(moves))[-1], int(score))
+            for moves, score in lines]
 
 
-def run(solver: Solver, positions) -> tuple[float, float, int]:
-    """Total seconds, total nodes, mismatches."""
-    solve = solver.solve_fresh
-    perf = time.perf_counter
-    seconds = 0.0
-    nodes = wrong = 0
-    for position, expected in positions:
-        start = perf()
-        score = solve(position)
-        seconds += perf() - start
-        nodes += solver.nodes
-        wrong += score != expected
-    return seconds, nodes, wrong
+def side_by_side(solver: Solver, reference: Reference | None, entries: list[Entry]
+                 ) -> dict[str, float]:
+    """Our and the reference's CPU seconds and nodes over ``entries``, interleaved."""
+    totals = dict.fromkeys(("seconds", "nodes", "wrong", "ref_seconds", "ref_nodes",
+                            "ref_wrong", "same_nodes"), 0.0)
+    cpu = time.process_time
+    for index, (moves, position, expected) in enumerate(entries):
+        reference_first = reference is not None and index % 2 == 1
+        if reference_first:
+            answer = reference.solve(moves)  # type: ignore[union-attr]
+        start = cpu()
+        score = solver.solve_fresh(position)
+        totals["seconds"] += cpu() - start
+        totals["nodes"] += solver.nodes
+        totals["wrong"] += score != expected
+        if reference is not None:
+            if not reference_first:
+                answer = reference.solve(moves)
+            ref_score, ref_nodes, ref_seconds = answer
+            totals["ref_seconds"] += ref_seconds
+            totals["ref_nodes"] += ref_nodes
+            totals["ref_wrong"] += ref_score != expected
+            totals["same_nodes"] += ref_nodes == solver.nodes
+    return totals
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=os.environ.get("YIPAN_DATA", "../shared/data"))
-    parser.add_argument("--sample", type=int, default=None,
-                        help="positions of each easy set (default: all 1000)")
-    parser.add_argument("--medium", type=int, default=50,
-                        help="positions of Test_L1_R2 (default 50)")
-    parser.add_argument("--hard", type=int, default=2, help="positions of L1_R3 (default 2)")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="alternating rounds of each variant; the fastest counts")
-    args = parser.parse_args()
-    folder = Path(args.data) / "connect4"
-    if not folder.is_dir():
-        print(f"benchmark sets not found in {folder} (use --data)", file=sys.stderr)
-        return 2
-    game = ConnectFour()
-    rng = random.Random(2024)
-    sizes = {"Test_L3_R1": args.sample, "Test_L2_R1": args.sample, "Test_L2_R2": args.sample,
-             "Test_L1_R1": args.sample, "Test_L1_R2": args.medium, "Test_L1_R3": args.hard}
-    sets = {name: load(folder, name, game, size, rng) for name, size in sizes.items()
-            if size is None or size > 0}
-    solver = Solver(game)
-    solver.warm_up()
-    print(f"default flags: {kernel.DEFAULT_FLAGS}; fresh table per position; one process")
-    print("set           n   mean ms   ref ms  ratio   mean nodes  ref nodes   Mnodes/s  wrong")
-    for name, positions in sets.items():
-        seconds, nodes, wrong = run(solver, positions)
-        n = len(positions)
-        ref_ms, ref_nodes = REFERENCE[name]
-        ms = seconds / n * 1000
-        print(f"{name:<11}{n:>5} {ms:>9.4f} {ref_ms:>8.4g} {ms / ref_ms:>6.2f}x "
-              f"{nodes / n:>11.1f} {ref_nodes if ref_nodes else '-':>10} "
-              f"{nodes / seconds / 1e6:>9.2f} {wrong:>6}", flush=True)
+def print_sets(solver: Solver, reference: Reference | None,
+               sets: dict[str, list[Entry]]) -> None:
+    print("set            n   ours ms    ref ms  ratio  ours Mn/s  ref Mn/s  nodes/ref  "
+          "same nodes  wrong")
+    for name, entries in sets.items():
+        t = side_by_side(solver, reference, entries)
+        n = len(entries)
+        ours_ms = t["seconds"] / n * 1e3
+        line = f"{name:<11}{n:>5} {ours_ms:>9.4f} "
+        if reference is not None:
+            ref_ms = t["ref_seconds"] / n * 1e3
+            line += (f"{ref_ms:>9.4f} {ours_ms / ref_ms:>5.2f}x "
+                     f"{t['nodes'] / t['seconds'] / 1e6:>10.2f} "
+                     f"{t['ref_nodes'] / t['ref_seconds'] / 1e6:>9.2f} "
+                     f"{t['nodes'] / t['ref_nodes']:>10.4f} {int(t['same_nodes']):>6}/{n:<5} "
+                     f"{int(t['wrong'])}/{int(t['ref_wrong'])}")
+        else:
+            line += (f"{'-':>9} {'-':>6} {t['nodes'] / t['seconds'] / 1e6:>10.2f} {'-':>9} "
+                     f"{'-':>10} {'-':>11}{int(t['wrong'])}")
+        print(line, flush=True)
+    print("ratio: our CPU time / the reference's (< 1: faster); Mn/s: million nodes per "
+          "CPU-second; same nodes: positions where both counted the same nodes; wrong: "
+          "ours/reference")
 
-    print("\nvariants against the default (time ratio, node ratio; < 1 is better; "
-          f"best of {args.rounds} alternating rounds):")
+
+def print_variants(game: ConnectFour, sets: dict[str, list[Entry]], rounds: int) -> None:
+    print(f"\nvariants against the default (time ratio, node ratio; < 1 is better; best of "
+          f"{rounds} alternating rounds):")
     variant_sets = {name: sets[name][:size] for name, size in
                     (("Test_L2_R1", 300), ("Test_L2_R2", 100), ("Test_L1_R1", 300),
                      ("Test_L1_R2", 8)) if name in sets}
-    configs = {"default": kernel.DEFAULT_FLAGS, **VARIANTS}
-    solvers = {label: Solver(game, flags=flags) for label, flags in configs.items()}
+    solvers = {label: Solver(game, flags=flags)
+               for label, flags in {"default": kernel.DEFAULT_FLAGS, **VARIANTS}.items()}
     for variant in solvers.values():
         variant.warm_up()
-    best: dict[tuple[str, str], tuple[float, int]] = {}
-    for _ in range(args.rounds):
-        for name, positions in variant_sets.items():
+    best: dict[tuple[str, str], tuple[float, float]] = {}
+    for _ in range(rounds):
+        for name, entries in variant_sets.items():
             for label, variant in solvers.items():
-                seconds, nodes, wrong = run(variant, positions)
-                assert wrong == 0, f"{label} got {wrong} wrong on {name}"
+                t = side_by_side(variant, None, entries)
+                assert t["wrong"] == 0, f"{label} got {t['wrong']} wrong on {name}"
                 old = best.get((label, name))
-                best[(label, name)] = (min(seconds, old[0]) if old else seconds, nodes)
+                seconds = min(t["seconds"], old[0]) if old else t["seconds"]
+                best[(label, name)] = (seconds, t["nodes"])
     print(" " * 17 + "".join(f"{name:>22}" for name in variant_sets))
     for label in VARIANTS:
         cells = []
@@ -114,6 +162,95 @@ def main() -> int:
             base_seconds, base_nodes = best[("default", name)]
             cells.append(f"{seconds / base_seconds:>10.2f}t {nodes / base_nodes:>9.3f}n")
         print(f"{label:<17}" + "".join(f"{cell:>22}" for cell in cells), flush=True)
+
+
+def early_positions(game: ConnectFour, rng: random.Random, count: int) -> list[Entry]:
+    """Seeded random positions of 6-8 plies (what a player meets early), scored by solving."""
+    entries = []
+    scorer = Solver(game, table_bits=24)
+    while len(entries) < count:
+        moves = ""
+        position = game.initial_state()
+        for _ in range(rng.randrange(6, 9)):
+            col = rng.choice([c for c in game.legal_moves(position)
+                              if not game.is_winning_move(position, c)])
+            moves += str(col + 1)
+            position = game.play(position, col)
+        score = scorer.solve(position, fresh=True).score
+        assert score is not None
+        entries.append((moves, position, score))
+    return entries
+
+
+def print_tables(game: ConnectFour, sets: dict[str, list[Entry]], rng: random.Random,
+                 early: int) -> None:
+    print("\ntable size against nodes and CPU time (fresh table per position):")
+    groups = {name: sets[name] for name in ("Test_L1_R2", "Test_L1_R3") if name in sets}
+    if early:
+        groups["6-8 plies"] = early_positions(game, rng, early)
+    sizes = (22, 23, 24, 25)
+    solvers = {bits: Solver(game, table_bits=bits) for bits in sizes}
+    print(f"{'positions':<12}{'n':>4}" + "".join(f"{f'2^{bits} s':>12}{'nodes':>14}"
+                                                 for bits in sizes))
+    for name, entries in groups.items():
+        cells = []
+        for bits in sizes:
+            t = side_by_side(solvers[bits], None, entries)
+            assert t["wrong"] == 0
+            cells.append(f"{t['seconds'] / len(entries):>12.3f}"
+                         f"{t['nodes'] / len(entries):>14,.0f}")
+        print(f"{name:<12}{len(entries):>4}" + "".join(cells), flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=os.environ.get("YIPAN_DATA", "../shared/data"))
+    parser.add_argument("--sample", type=int, default=1000,
+                        help="positions of each easy set (default: all 1000)")
+    parser.add_argument("--medium", type=int, default=40,
+                        help="the first positions of Test_L1_R2 (default 40)")
+    parser.add_argument("--hard", type=int, default=3,
+                        help="the first positions of Test_L1_R3 (default 3)")
+    parser.add_argument("--reference", default=os.environ.get("YIPAN_C4_REFERENCE"),
+                        help="the reference program (default $YIPAN_C4_REFERENCE)")
+    parser.add_argument("--variants", action="store_true", help="compare the solver options")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --variants")
+    parser.add_argument("--tables", action="store_true", help="compare table sizes")
+    parser.add_argument("--early", type=int, default=6,
+                        help="random 6-8 ply positions for --tables (default 6)")
+    args = parser.parse_args()
+    folder = find_folder(args.data)
+    if folder is None:
+        print(f"benchmark sets not found in {args.data} (use --data or YIPAN_DATA)",
+              file=sys.stderr)
+        return 2
+    game = ConnectFour()
+    rng = random.Random(2024)
+    sizes = {"Test_L3_R1": args.sample, "Test_L2_R1": args.sample, "Test_L2_R2": args.sample,
+             "Test_L1_R1": args.sample, "Test_L1_R2": args.medium, "Test_L1_R3": args.hard}
+    sets = {name: load(folder, name, game, size, rng) for name, size in sizes.items()
+            if size > 0}
+    reference = None
+    program = args.reference and (shutil.which(args.reference) or args.reference)
+    if program and Path(program).is_file():
+        reference = Reference(program)
+        print(f"reference: {program}, solving the same positions, interleaved")
+    else:
+        print("no reference program (set YIPAN_C4_REFERENCE or --reference): our figures "
+              "alone")
+    solver = Solver(game)
+    solver.warm_up()
+    print(f"table: {len(solver.table):,} slots; default flags "
+          f"{kernel.DEFAULT_FLAGS}; fresh table per position; CPU time")
+    try:
+        print_sets(solver, reference, sets)
+    finally:
+        if reference is not None:
+            reference.close()
+    if args.variants:
+        print_variants(game, sets, args.rounds)
+    if args.tables:
+        print_tables(game, sets, rng, args.early)
     return 0
 
 

@@ -48,6 +48,11 @@ def add_analyze_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed the engine's choices")
 
 
+def say_progress(text: str) -> None:
+    """A long search's progress, on stderr (stdout stays the report or the JSON)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     args, game, _hooks = start_game_command("analyze", args.argv, "Analyse a position.",
                                             add_analyze_arguments)
@@ -60,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     limit = Limit(depth=args.depth, nodes=args.nodes, time=args.time) \
         if any(value is not None for value in given) else None
     request = AnalysisRequest(limit=limit, options=args.hook_options, trace=trace,
-                              trace_depth=args.trace)
+                              trace_depth=args.trace, progress=say_progress)
     analysis = engines.analyze(game, state, args.ai, request=request,
                                rng=random.Random(args.seed))
     show(game, state, moves, analysis, as_json=args.json)

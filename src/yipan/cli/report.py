@@ -13,7 +13,7 @@ from ..core import Analysis, Game, describe_value
 from .common import print_json
 
 Write = Callable[[str], None]
-SHOWN_FIGURES = ("score", "max_tile")  # a game's figures that the text report shows
+SHOWN_FIGURES = ("score", "max_tile", "bounds")  # a game's figures that the text report shows
 LISTED_MOVES = 20  # winning moves written out one a line; --json has every one
 
 

@@ -31,6 +31,7 @@ from ..core import (
     replay,
 )
 from ..search import TracePrinter
+from .analyze import say_progress
 from .common import UsageError, count, moves_from_args, print_json, seconds, start_game_command
 from .report import show_solution
 
@@ -57,6 +58,12 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="report progress on stderr (CFR: the exploitability as it falls)")
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds: for MCTS, or iterative deepening under a clock")
+    parser.add_argument("--depth", type=count(1), default=None,
+                        help="plies: the game's own solver looks for a forced result that "
+                             "near (Connect Four), the others search that deep")
+    parser.add_argument("--nodes", type=count(1), default=None,
+                        help="at most this many nodes (the game's own solver reports the "
+                             "bounds proved when it stops)")
     parser.add_argument("--seed", type=int, default=None, help="seed for MCTS")
     parser.add_argument("--batch", metavar="FILE",
                         help="solve every line '<moves> [expected]' of FILE (- for stdin)")
@@ -68,9 +75,14 @@ def run(args: argparse.Namespace) -> int:
     trace = None
     if args.trace is not None:
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)
-    request = AnalysisRequest(limit=Limit(time=args.time) if args.time is not None else None,
-                              options=args.hook_options, trace=trace, trace_depth=args.trace,
-                              progress=_show_progress if args.progress else None)
+    given = (args.time, args.depth, args.nodes)
+    limit = Limit(depth=args.depth, nodes=args.nodes, time=args.time) \
+        if any(value is not None for value in given) else None
+    # a long solve says how it goes on stderr (Connect Four: after a second); CFR's figures,
+    # a line every so many iterations, only when asked (--progress)
+    wanted = args.progress or game.info.perfect_information
+    request = AnalysisRequest(limit=limit, options=args.hook_options, trace=trace,
+                              trace_depth=args.trace, progress=say_progress if wanted else None)
     rng = random.Random(args.seed)
 
     def solve(state: Any) -> Analysis:
@@ -86,9 +98,6 @@ def run(args: argparse.Namespace) -> int:
     show_solution(game, state, moves, solve(state), as_json=args.json)
     return 0
 
-
-def _show_progress(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
 
 
 def _batch_lines(game: Game, stream: TextIO) -> Iterator[tuple[str, Any, float | None]]:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from yipan.core import WIN, replay
 from yipan.games.connect4 import ConnectFour
-from yipan.games.connect4.book import build, read_book
+from yipan.games.connect4.book import build, read_book, shipped_book
 from yipan.games.connect4.player import ConnectFourPlayer, make_ai, score_to_value
 from yipan.games.connect4.solver import Solver
 from yipan.players import SearchPlayer
@@ -29,21 +29,21 @@ def test_score_to_value_counts_plies_to_the_four(game):
 
 
 def test_the_solver_plays_the_immediate_win(game):
-    player = ConnectFourPlayer(game, random.Random(1), time=1.0)
+    player = ConnectFourPlayer(game, random.Random(1), nodes=100_000)
     choice = player.choose(game, at(game, "121212"))
     assert choice.move == 0
     assert choice.result.exact and choice.result.value == WIN - 1
 
 
 def test_it_blocks_when_every_other_move_loses(game):
-    player = ConnectFourPlayer(game, random.Random(2), time=1.0)
+    player = ConnectFourPlayer(game, random.Random(2), nodes=100_000)
     choice = player.choose(game, at(game, "1213133"))  # X threatens column 1; only 1 holds
     assert choice.move == 0
 
 
 def test_out_of_time_the_tree_search_still_refuses_a_proved_loss(game):
     """With no time to solve, the fallback tree search must still block an immediate threat."""
-    player = ConnectFourPlayer(game, random.Random(3), time=0.0)
+    player = ConnectFourPlayer(game, random.Random(3), nodes=1000)
     position = at(game, "11223")  # X has 1,2,3 on the bottom; O must take 4
     choice = player.choose(game, position)
     assert not choice.result.exact  # 1000 nodes cannot solve this early position
@@ -53,7 +53,7 @@ def test_out_of_time_the_tree_search_still_refuses_a_proved_loss(game):
 def test_perfect_player_keeps_the_proved_score_from_a_benchmark_position(game, benchmark_set):
     moves, expected = benchmark_set("Test_L2_R1")[10]
     position = at(game, moves)
-    player = ConnectFourPlayer(game, random.Random(4), time=5.0)
+    player = ConnectFourPlayer(game, random.Random(4), nodes=5_000_000)
     choice = player.choose(game, position)
     assert choice.result.exact
     assert choice.result.value == score_to_value(expected, position.moves, game.cells)
@@ -64,7 +64,7 @@ def test_the_player_probes_a_book(tmp_path):
     path = tmp_path / "small.book"
     build(game, path, 3, workers=1)
     book = read_book(path)
-    player = ConnectFourPlayer(game, random.Random(5), time=1.0, book=book)
+    player = ConnectFourPlayer(game, random.Random(5), book=book, nodes=1000)
     choice = player.choose(game, game.initial_state())
     assert choice.result.exact and choice.result.stats.nodes == 0  # answered from the book
 
@@ -93,7 +93,7 @@ def test_with_time_to_solve_every_choice_keeps_the_best_score(seed):
     game = ConnectFour()
     rng = random.Random(seed)
     position = random_position(game, rng, 26)
-    player = ConnectFourPlayer(game, rng, time=30.0)
+    player = ConnectFourPlayer(game, rng, nodes=50_000_000)
     choice = player.choose(game, position)
     scores = Solver(game, table_bits=18).analyze(position)
     assert scores[choice.move] == max(scores.values())
@@ -107,7 +107,7 @@ def test_without_time_it_never_walks_into_a_loss_it_can_see(seed):
     game = ConnectFour()
     rng = random.Random(seed)
     position = random_position(game, rng, rng.randrange(6, 20))
-    player = ConnectFourPlayer(game, rng, time=0.0)
+    player = ConnectFourPlayer(game, rng, nodes=1000)
     choice = player.choose(game, position)
 
     def loses_at_once(col: int) -> bool:
@@ -123,7 +123,51 @@ def test_without_time_it_never_walks_into_a_loss_it_can_see(seed):
 def test_a_score_known_from_the_book_still_needs_its_moves_proved_in_time(game):
     """One ply in, the book knows the score but not which replies keep it: with little time
     the player must fall back to the tree search rather than prove every reply at length."""
-    player = make_ai(game, "perfect", random.Random(6), 0.05)
+    player = ConnectFourPlayer(game, random.Random(6), book=shipped_book(), nodes=20_000)
     choice = player.choose(game, at(game, "4"))
     assert not choice.result.exact
     assert choice.move in game.legal_moves(at(game, "4"))
+
+
+def play_out(game: ConnectFour, player: ConnectFourPlayer, position) -> int:
+    """The game from ``position`` with the player to move against a perfect opponent (the
+    first move keeping the exact score, centre first): +1, 0 or -1 for the player."""
+    oracle = Solver(game, table_bits=20)
+    side = position.moves % 2
+    while game.outcome(position) is None:
+        if position.moves % 2 == side:
+            col = player.choose(game, position).move
+        else:
+            score = oracle.solve(position).score
+            col = next(c for c in game.order_moves(position, game.legal_moves(position))
+                       if oracle.achieves(position, c, score))
+        position = game.play(position, col)
+    winner = game.outcome(position).winner
+    return 0 if winner is None else (1 if winner == side else -1)
+
+
+@pytest.mark.parametrize("wanted", [1, 0])
+def test_against_a_perfect_opponent_it_keeps_a_win_and_a_draw(game, benchmark_set, wanted):
+    moves, _ = next((m, s) for m, s in benchmark_set("Test_L2_R2")
+                    if (s > 0) - (s < 0) == wanted)
+    player = ConnectFourPlayer(game, random.Random(7), nodes=2_000_000)
+    assert play_out(game, player, at(game, moves)) == wanted
+
+
+def test_without_a_proof_the_choice_is_a_judgement_among_unrefuted_moves(game):
+    player = ConnectFourPlayer(game, random.Random(8), nodes=30_000)
+    choice = player.choose(game, at(game, "4453"))
+    assert player.last_source == "judgement" and not choice.result.exact
+    assert choice.result.scale == "mean"
+
+
+def test_the_strategy_book_answers_first_and_says_its_move_is_a_proved_win(game):
+    from yipan.games.connect4.strategy import shipped_strategy
+
+    strategy = shipped_strategy()
+    if strategy is None:
+        pytest.skip("no strategy book shipped")
+    player = ConnectFourPlayer(game, random.Random(9), nodes=1000, strategy=strategy)
+    choice = player.choose(game, game.initial_state())
+    assert choice.move == 3 and player.last_source == "strategy"
+    assert choice.result.value > 0 and not choice.result.exact  # a win, its length unknown

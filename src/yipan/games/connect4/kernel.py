@@ -5,7 +5,11 @@ Scores follow the shared benchmark's convention, for the side to move: a win is
 losses are the negatives; 0 is a draw (``cells = width * height``).
 
 A search allocates nothing and recurses on an explicit stack: four preallocated arrays carry
-everything (few arguments keep numba's per-call cost down):
+everything (few arguments keep numba's per-call cost down). Because the whole search state is
+in those arrays, a search can stop at a node count and carry on later (``negamax`` pauses,
+``resume`` continues): the Python side reads the clock between slices of nodes. The search
+loop is one function (``run``): a numba helper taking the arrays would update their
+reference counts, atomically, at every node (measured: about a tenth of the time per node).
 
 - ``ctx`` (int64): the board's constants, the options, the counters, the centre-first column
   order and the log of table slots written since the last reset (``C_*`` indices below), so
@@ -15,7 +19,9 @@ everything (few arguments keep numba's per-call cost down):
       bit 63        19 18      14 13     8 7       0
       | check         | best + 1 | moves   | value   |
 
-  By default ``slot = key % size`` (size a prime) and ``check = key % 2**45``: the two
+  By default ``slot = key % size`` (size a prime; computed with a floating-point reciprocal
+  and an exact correction, as a division costs more than the rest of a probe) and
+  ``check = key % 2**45``: the two
   together identify the key exactly (Chinese remainder theorem, size odd, and
   ``size * 2**45`` above every key). With ``MULTIPLY_HASH``,
   ``h = key * 0x9E3779B97F4A7C15 mod 2**64`` (a bijection), ``slot`` = the top ``bits``
@@ -39,22 +45,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...native import insert_sorted
-
 # ctx: constants and options
 C_WIDTH, C_HEIGHT, C_BOTTOM, C_BOARD, C_CELLS, C_MIN, C_MAX = 0, 1, 2, 3, 4, 5, 6
 C_FLAGS, C_BOOK_DEPTH, C_SIZE, C_SHIFT = 7, 8, 9, 14
 # ctx: counters
-C_NODES, C_LIMIT, C_ABORTED, C_LOGGED = 10, 11, 12, 13
-C_ORDER = 16  # width entries: the columns, centre first
-C_LOG = 32  # the rest: slots written since the last reset
+C_NODES, C_LIMIT, C_PAUSED, C_LOGGED = 10, 11, 12, 13
+C_SP, C_ROOT_MOVES = 15, 16  # where a paused search stands
+C_ORDER = 24  # width entries: the columns, centre first
+C_LOG = 48  # the rest: slots written since the last reset
 LOG_CAPACITY = 1 << 16
 CTX_LEN = C_LOG + LOG_CAPACITY
 
 # frames: one row per ply below the root
 F_CUR, F_MASK, F_ALPHA, F_BETA, F_KEY, F_NEXT = 0, 1, 2, 3, 4, 5
 F_MOVES = 8  # up to 16 candidate moves, best last
-F_SCORES = 24  # their sort keys (minus the threats each creates: decreasing, best last)
+F_SCORES = 24  # the threats each creates (non-decreasing: the best last)
 FRAME_LEN = 40
 
 # option flags (ctx[C_FLAGS])
@@ -75,7 +80,7 @@ UNKNOWN = -1000  # a score no position has
 SEARCH = 1 << 20  # "not decided yet: search the children"
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def popcount(bits: int) -> int:
     count = 0
     while bits:
@@ -84,7 +89,7 @@ def popcount(bits: int) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winning_cells(stones: int, mask: int, height: int, board: int) -> int:
     """Empty cells where ``stones`` would complete a four (see rules.py)."""
     r = (stones << 1) & (stones << 2) & (stones << 3)
@@ -109,11 +114,11 @@ def mirror(bits: int, width: int, height: int) -> int:
     return out
 
 
-@njit(cache=True)
-def table_key(current: int, mask: int, ctx: np.ndarray) -> int:
+@njit(cache=True, inline="always")
+def table_key(current: int, mask: int, flags: int, width: int, height: int) -> int:
     key = current + mask
-    if ctx[C_FLAGS] & MIRROR_KEY:
-        other = mirror(key, ctx[C_WIDTH], ctx[C_HEIGHT])
+    if flags & MIRROR_KEY:
+        other = mirror(key, width, height)
         if other < key:
             return other
     return key
@@ -141,43 +146,29 @@ def book_lookup(key: int, book: np.ndarray) -> int:
     return UNKNOWN
 
 
-@njit(cache=True)
-def slot_and_check(key: int, ctx: np.ndarray) -> tuple[int, int]:
-    """Where ``key`` lives in the table, and the bits stored to recognise it."""
-    if ctx[C_FLAGS] & MULTIPLY_HASH:
-        hashed = key * GOLDEN
-        return (hashed >> ctx[C_SHIFT]) & ((1 << (64 - ctx[C_SHIFT])) - 1), hashed & KEY_MASK
-    return key % ctx[C_SIZE], key & KEY_MASK
+@njit(cache=True, inline="always")
+def slot_of(key: int, flags: int, size: int, inverse_size: float, shift: int) -> int:
+    """Where ``key`` lives in the table.
+
+    ``key % size`` without a division: the quotient from ``inverse_size = 1 / size`` in
+    floating point is off by at most one or two, which the correction loops repair exactly.
+    """
+    if flags & MULTIPLY_HASH:
+        return ((key * GOLDEN) >> shift) & ((1 << (64 - shift)) - 1)
+    index = key - int(key * inverse_size) * size
+    while index < 0:
+        index += size
+    while index >= size:
+        index -= size
+    return index
 
 
-@njit(cache=True)
-def tt_get(key: int, ctx: np.ndarray, table: np.ndarray) -> int:
-    """The stored entry for ``key`` (0: none); its value is ``entry & 0xFF``."""
-    index, check = slot_and_check(key, ctx)
-    entry = table[index]
-    if ((entry >> CHECK_SHIFT) & KEY_MASK) == check:
-        return entry
-    return 0
-
-
-@njit(cache=True)
-def tt_put(key: int, value: int, moves: int, best: int, ctx: np.ndarray,
-           table: np.ndarray) -> None:
-    """Store a bound; ``best`` is the cutting column + 1, or 0 to keep the one stored."""
-    index, partial = slot_and_check(key, ctx)
-    entry = table[index]
-    if entry == 0:
-        logged = ctx[C_LOGGED]
-        if logged < LOG_CAPACITY:
-            ctx[C_LOG + logged] = index
-        ctx[C_LOGGED] = logged + 1
-    else:
-        same = ((entry >> CHECK_SHIFT) & KEY_MASK) == partial
-        if ctx[C_FLAGS] & DEPTH_PREFERRED and not same and ((entry >> 8) & 0x3F) < moves:
-            return  # a position nearer the root guards a larger subtree: keep it
-        if best == 0 and same:
-            best = (entry >> 14) & 0x1F
-    table[index] = (partial << CHECK_SHIFT) | (best << 14) | (moves << 8) | value
+@njit(cache=True, inline="always")
+def check_of(key: int, flags: int) -> int:
+    """The bits stored beside an entry to recognise its key (with the slot, the whole key)."""
+    if flags & MULTIPLY_HASH:
+        return (key * GOLDEN) & KEY_MASK
+    return key & KEY_MASK
 
 
 @njit(cache=True)
@@ -192,7 +183,7 @@ def tt_reset(ctx: np.ndarray, table: np.ndarray) -> None:
     ctx[C_LOGGED] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def possible_non_losing(current: int, mask: int, bottom: int, board: int, height: int) -> int:
     """Playable cells that do not let the opponent win at once (0: every move loses)."""
     possible = (mask + bottom) & board
@@ -211,148 +202,216 @@ def can_win_next(current: int, mask: int, bottom: int, board: int, height: int) 
 
 
 @njit(cache=True)
-def enter(frames: np.ndarray, sp: int, moves: int, ctx: np.ndarray, table: np.ndarray,
-          book: np.ndarray) -> int:
-    """Open the node in ``frames[sp]``: its value if decided without children, else SEARCH
-    (its window narrowed and its moves sorted, best last, in the frame)."""
-    ctx[C_NODES] += 1
-    if ctx[C_NODES] > ctx[C_LIMIT]:
-        ctx[C_ABORTED] = 1
-        return 0
-    current, mask = frames[sp, F_CUR], frames[sp, F_MASK]
-    alpha, beta = frames[sp, F_ALPHA], frames[sp, F_BETA]
-    width, height, cells = ctx[C_WIDTH], ctx[C_HEIGHT], ctx[C_CELLS]
-    bottom, board = ctx[C_BOTTOM], ctx[C_BOARD]
-    possible = possible_non_losing(current, mask, bottom, board, height)
-    if possible == 0:
-        return -((cells - moves) // 2)
-    if moves >= cells - 2:
-        return 0
-    low = -((cells - 2 - moves) // 2)  # the opponent cannot win on their next move
-    if alpha < low:
-        alpha = low
-        if alpha >= beta:
-            return alpha
-    high = (cells - 1 - moves) // 2  # we cannot win on this move
-    if beta > high:
-        beta = high
-        if alpha >= beta:
-            return beta
-
-    min_score, max_score = ctx[C_MIN], ctx[C_MAX]
-    key = table_key(current, mask, ctx)
-    entry = tt_get(key, ctx, table)
-    stored = entry & 0xFF
-    if stored != 0:
-        if stored > max_score - min_score + 1:  # a lower bound
-            low = stored + 2 * min_score - max_score - 2
-            if alpha < low:
-                alpha = low
-                if alpha >= beta:
-                    return alpha
-        else:  # an upper bound
-            high = stored + min_score - 1
-            if beta > high:
-                beta = high
-                if alpha >= beta:
-                    return beta
-
-    if moves <= ctx[C_BOOK_DEPTH]:
-        known = book_lookup(book_key(current, mask, width, height), book)
-        if known != UNKNOWN:
-            return known
-
-    # order the moves: most threats created first; ties keep the centre-first order. The
-    # frame holds them best last (searched from the end), so the sort key is -threats.
-    count = 0
-    step = height + 1
-    column = (1 << height) - 1
-    frame_moves = frames[sp, F_MOVES:F_SCORES]
-    frame_keys = frames[sp, F_SCORES:FRAME_LEN]
-    for i in range(width - 1, -1, -1):
-        move = possible & (column << (ctx[C_ORDER + i] * step))
-        if move:
-            threats = popcount(winning_cells(current | move, mask, height, board))
-            count = insert_sorted(frame_moves, frame_keys, count, width, move, -threats)
-
-    best = (entry >> 14) & 0x1F
-    if best and ctx[C_FLAGS] & BEST_MOVE:
-        # the move that cut off here before goes last (it is searched first)
-        wanted = column << ((best - 1) * step)
-        for i in range(count - 1):
-            if frames[sp, F_MOVES + i] & wanted:
-                move = frames[sp, F_MOVES + i]
-                for j in range(i, count - 1):
-                    frames[sp, F_MOVES + j] = frames[sp, F_MOVES + j + 1]
-                frames[sp, F_MOVES + count - 1] = move
-                break
-
-    if ctx[C_FLAGS] & ETC and cells - moves >= ETC_MIN_EMPTY:
-        # a child whose stored upper bound u gives us -u >= beta cuts at once
-        opponent = current ^ mask
-        for i in range(count):
-            child = tt_get(table_key(opponent, mask | frames[sp, F_MOVES + i], ctx), ctx,
-                           table) & 0xFF
-            if child != 0 and child <= max_score - min_score + 1:
-                bound = -(child + min_score - 1)
-                if bound >= beta:
-                    return bound
-
-    frames[sp, F_ALPHA] = alpha
-    frames[sp, F_BETA] = beta
-    frames[sp, F_KEY] = key
-    frames[sp, F_NEXT] = count - 1
-    return SEARCH
-
-
-@njit(cache=True)
 def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, ctx: np.ndarray,
             table: np.ndarray, frames: np.ndarray, book: np.ndarray) -> int:
     """Fail-soft bound on the score (contract in the module docstring), on an explicit stack.
 
-    Each frame moves through: entered (``enter``), then for each child in turn: descend,
-    and on the child's return update alpha or cut off; finally store the bound and return.
+    Pauses (``ctx[C_PAUSED]`` set, the value meaningless) once ``ctx[C_LIMIT]`` nodes are
+    counted; ``resume`` carries on from there. A paused search leaves the table sound: only
+    finished nodes store bounds, so it may also simply be dropped.
     """
-    min_score, max_score = ctx[C_MIN], ctx[C_MAX]
-    sp = 0
     frames[0, F_CUR] = current
     frames[0, F_MASK] = mask
     frames[0, F_ALPHA] = alpha
     frames[0, F_BETA] = beta
-    value = enter(frames, 0, moves, ctx, table, book)
+    ctx[C_ROOT_MOVES] = moves
+    ctx[C_SP] = -1  # the root is still to be entered
+    return run(ctx, table, frames, book)
+
+
+@njit(cache=True)
+def resume(ctx: np.ndarray, table: np.ndarray, frames: np.ndarray, book: np.ndarray) -> int:
+    """Carry on a paused ``negamax`` (after raising ``ctx[C_LIMIT]``): its value, or another
+    pause."""
+    return run(ctx, table, frames, book)
+
+
+@njit(cache=True)
+def run(ctx: np.ndarray, table: np.ndarray, frames: np.ndarray, book: np.ndarray) -> int:
+    """The search loop, from the root (``ctx[C_SP] == -1``) or where it paused.
+
+    Every frame moves through: entered (its value decided at once, or its window narrowed
+    and its moves sorted into the frame), then for each child in turn: descend, and on the
+    child's return raise alpha or cut off; finally its bound is stored and handed up.
+
+    Written as one function on purpose: a helper taking the arrays costs atomic
+    reference-count updates on every call, which the search would pay at every node. The
+    constants live in locals for the same reason.
+    """
+    width, height, cells = ctx[C_WIDTH], ctx[C_HEIGHT], ctx[C_CELLS]
+    bottom, board = ctx[C_BOTTOM], ctx[C_BOARD]
+    min_score, max_score = ctx[C_MIN], ctx[C_MAX]
+    flags, book_depth, size, shift = ctx[C_FLAGS], ctx[C_BOOK_DEPTH], ctx[C_SIZE], ctx[C_SHIFT]
+    inverse_size = 1.0 / size
+    lower_code = max_score - 2 * min_score + 2  # stored lower bound = value + lower_code
+    step = height + 1
+    column = (1 << height) - 1
+    root_moves = ctx[C_ROOT_MOVES]
+    nodes, limit = ctx[C_NODES], ctx[C_LIMIT]
+    ctx[C_PAUSED] = 0
+    sp = ctx[C_SP]
+    entering = sp < 0
+    if entering:
+        sp = 0
+    value = SEARCH
     while True:
-        if value == SEARCH:
+        if entering:  # open the node at sp: decide it at once, or prepare its children
+            entering = False
+            value = SEARCH
+            nodes += 1
+            moves = root_moves + sp
+            current, mask = frames[sp, F_CUR], frames[sp, F_MASK]
+            alpha, beta = frames[sp, F_ALPHA], frames[sp, F_BETA]
+            possible = possible_non_losing(current, mask, bottom, board, height)
+            if possible == 0:
+                value = -((cells - moves) // 2)
+            elif moves >= cells - 2:
+                value = 0
+            else:
+                # narrow the window; the bound that closes it is the value (fail-soft)
+                low = -((cells - 2 - moves) // 2)  # the opponent cannot win next move
+                high = (cells - 1 - moves) // 2  # we cannot win on this move
+                entry = 0
+                if alpha < low:
+                    alpha = low
+                    if alpha >= beta:
+                        value = alpha
+                if value == SEARCH and beta > high:
+                    beta = high
+                    if alpha >= beta:
+                        value = beta
+                if value == SEARCH:
+                    key = table_key(current, mask, flags, width, height)
+                    entry = table[slot_of(key, flags, size, inverse_size, shift)]
+                    if ((entry >> CHECK_SHIFT) & KEY_MASK) != check_of(key, flags):
+                        entry = 0
+                    stored = entry & 0xFF
+                    if stored > max_score - min_score + 1:  # a lower bound
+                        low = stored - lower_code
+                        if alpha < low:
+                            alpha = low
+                            if alpha >= beta:
+                                value = alpha
+                    elif stored != 0:  # an upper bound
+                        high = stored + min_score - 1
+                        if beta > high:
+                            beta = high
+                            if alpha >= beta:
+                                value = beta
+                if value == SEARCH and moves <= book_depth:
+                    value = book_lookup(book_key(current, mask, width, height), book)
+                    if value == UNKNOWN:
+                        value = SEARCH
+                if value == SEARCH:
+                    # the moves, most threats created last (searched first); ties keep
+                    # the centre-first order: a small insertion sort on the frame's row
+                    count = 0
+                    for i in range(width - 1, -1, -1):
+                        move = possible & (column << (ctx[C_ORDER + i] * step))
+                        if move:
+                            threats = popcount(winning_cells(current | move, mask, height,
+                                                             board))
+                            at = count
+                            while at > 0 and frames[sp, F_SCORES + at - 1] > threats:
+                                frames[sp, F_MOVES + at] = frames[sp, F_MOVES + at - 1]
+                                frames[sp, F_SCORES + at] = frames[sp, F_SCORES + at - 1]
+                                at -= 1
+                            frames[sp, F_MOVES + at] = move
+                            frames[sp, F_SCORES + at] = threats
+                            count += 1
+                    best = (entry >> 14) & 0x1F
+                    if best and flags & BEST_MOVE:
+                        # the move that cut off here before goes last (searched first)
+                        wanted = column << ((best - 1) * step)
+                        for i in range(count - 1):
+                            if frames[sp, F_MOVES + i] & wanted:
+                                move = frames[sp, F_MOVES + i]
+                                for j in range(i, count - 1):
+                                    frames[sp, F_MOVES + j] = frames[sp, F_MOVES + j + 1]
+                                frames[sp, F_MOVES + count - 1] = move
+                                break
+                    if flags & ETC and cells - moves >= ETC_MIN_EMPTY:
+                        # a child whose stored upper bound u gives us -u >= beta cuts at once
+                        opponent = current ^ mask
+                        for i in range(count):
+                            child_key = table_key(opponent, mask | frames[sp, F_MOVES + i],
+                                                  flags, width, height)
+                            child = table[slot_of(child_key, flags, size, inverse_size,
+                                                  shift)]
+                            if ((child >> CHECK_SHIFT) & KEY_MASK) == check_of(child_key,
+                                                                               flags):
+                                child &= 0xFF
+                                if child != 0 and child <= max_score - min_score + 1:
+                                    bound = -(child + min_score - 1)
+                                    if bound >= beta:
+                                        value = bound
+                                        break
+                    if value == SEARCH:
+                        frames[sp, F_ALPHA] = alpha
+                        frames[sp, F_BETA] = beta
+                        frames[sp, F_KEY] = key
+                        frames[sp, F_NEXT] = count - 1
+            continue
+
+        if value == SEARCH:  # the node at sp has children left, or has searched them all
             i = frames[sp, F_NEXT]
             if i >= 0:  # descend into the next child
+                if nodes >= limit:
+                    ctx[C_NODES] = nodes
+                    ctx[C_SP] = sp
+                    ctx[C_PAUSED] = 1
+                    return 0
                 frames[sp, F_NEXT] = i - 1
-                move = frames[sp, F_MOVES + i]
                 node_current, node_mask = frames[sp, F_CUR], frames[sp, F_MASK]
                 frames[sp + 1, F_CUR] = node_current ^ node_mask
-                frames[sp + 1, F_MASK] = node_mask | move
+                frames[sp + 1, F_MASK] = node_mask | frames[sp, F_MOVES + i]
                 frames[sp + 1, F_ALPHA] = -frames[sp, F_BETA]
                 frames[sp + 1, F_BETA] = -frames[sp, F_ALPHA]
                 sp += 1
-                value = enter(frames, sp, moves + sp, ctx, table, book)
+                entering = True
                 continue
             value = frames[sp, F_ALPHA]  # every child searched: an upper bound
-            tt_put(frames[sp, F_KEY], value - min_score + 1, moves + sp, 0, ctx, table)
-        # ``value`` is the finished value of the node at ``sp``: hand it to the parent
-        if ctx[C_ABORTED]:
-            return 0
-        if sp == 0:
-            return value
-        sp -= 1
-        score = -value
-        if score >= frames[sp, F_BETA]:
-            cut = frames[sp, F_MOVES + frames[sp, F_NEXT] + 1]
-            column = popcount(cut - 1) // (ctx[C_HEIGHT] + 1)
-            tt_put(frames[sp, F_KEY], score + max_score - 2 * min_score + 2, moves + sp,
-                   column + 1, ctx, table)
-            value = score
-            continue
-        if score > frames[sp, F_ALPHA]:
-            frames[sp, F_ALPHA] = score
-        value = SEARCH
+            code = value - min_score + 1
+            best = 0
+        else:  # ``value`` is the finished value of the node at sp: hand it to the parent
+            if sp == 0:
+                ctx[C_NODES] = nodes
+                return value
+            sp -= 1
+            score = -value
+            if score < frames[sp, F_BETA]:
+                if score > frames[sp, F_ALPHA]:
+                    frames[sp, F_ALPHA] = score
+                value = SEARCH
+                continue
+            value = score  # a cut-off: a lower bound
+            code = score + lower_code
+            best = 0
+            if flags & BEST_MOVE:
+                cut = frames[sp, F_MOVES + frames[sp, F_NEXT] + 1]
+                best = popcount(cut - 1) // step + 1
+
+        # store the bound ``code`` of the node at sp, then hand ``value`` up
+        key = frames[sp, F_KEY]
+        slot = slot_of(key, flags, size, inverse_size, shift)
+        partial = check_of(key, flags)
+        entry = table[slot]
+        keep = False
+        if entry == 0:
+            logged = ctx[C_LOGGED]
+            if logged < LOG_CAPACITY:
+                ctx[C_LOG + logged] = slot
+            ctx[C_LOGGED] = logged + 1
+        else:
+            same = ((entry >> CHECK_SHIFT) & KEY_MASK) == partial
+            # with DEPTH_PREFERRED, a position nearer the root guards a larger subtree
+            keep = (flags & DEPTH_PREFERRED) != 0 and not same and \
+                ((entry >> 8) & 0x3F) < root_moves + sp
+            if best == 0 and same:
+                best = (entry >> 14) & 0x1F
+        if not keep:
+            table[slot] = (partial << CHECK_SHIFT) | (best << 14) | ((root_moves + sp) << 8) \
+                | code
 
 
 @njit(cache=True)
@@ -391,7 +450,7 @@ def solve(current: int, mask: int, moves: int, weak: bool, ctx: np.ndarray, tabl
         elif middle >= 0 and half_toward_zero(high) > middle:
             middle = half_toward_zero(high)
         result = negamax(current, mask, moves, middle, middle + 1, ctx, table, frames, book)
-        if ctx[C_ABORTED]:
+        if ctx[C_PAUSED]:
             return UNKNOWN
         if result <= middle:
             high = result
@@ -408,5 +467,5 @@ def solve_fresh(current: int, mask: int, moves: int, weak: bool, ctx: np.ndarray
     """``solve`` with an empty table and zeroed counters: one call per benchmark line."""
     tt_reset(ctx, table)
     ctx[C_NODES] = 0
-    ctx[C_ABORTED] = 0
+    ctx[C_PAUSED] = 0
     return solve(current, mask, moves, weak, ctx, table, frames, book)

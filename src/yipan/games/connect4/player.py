@@ -1,34 +1,46 @@
-"""The Connect Four AI: the opening book, then an exact solve within half the move time, then
-Monte Carlo tree search (UCT entirely in numba, hundreds of thousands of simulations a second)
-for the rest of the time when the solve does not finish.
+"""The Connect Four AI: proved moves wherever it can, a judgement only where nothing is proved.
 
-It never plays a move proved to lose while another move is not proved to lose: the book and
-the solver only pick moves that keep the proved score, and the tree search only chooses among
-moves the opponent cannot punish at once.
+In order, within the move time (or a node budget, which tests use so that the answer does not
+depend on the machine's speed):
+
+1. the first player's strategy book (``strategy.py``): a move proved to keep the win;
+2. the opening book, when it knows every child's exact score;
+3. the exact solver on the position, in slices under the clock: the score, or at least the
+   bounds proved so far. Once the outcome is known (bounds decide it), a move proved to keep
+   it (the exact score where known: the fastest win, the slowest loss);
+4. only where nothing is proved: moves refuted by a short null-window search are set aside,
+   and UCT (numba) chooses among the others for the rest of the time.
+
+The solver's table is kept from move to move (a paused search leaves only sound bounds in it),
+so each move starts from what the last one proved.
 """
 
 from __future__ import annotations
 
 import random
-import time as clock
+import time as wall_clock
 from collections.abc import Callable, Iterator
 from types import MappingProxyType
-from typing import TypeVar
 
-from ...core import WIN, Choice, Limit, SearchResult, SearchStats, Thinker, last_choice
+from ...core import Choice, Limit, Player, SearchResult, SearchStats, Thinker, WIN, last_choice
 from ...search.mcts import MCTSStats
 from ...search.players import SearchPlayer
 from .book import OpeningBook, shipped_book
 from .rules import ConnectFour, Position
-from .solver import Solved, Solver
-from .uct import uct_connect4
+from .solver import Budget, Solver
+from .strategy import StrategyBook, shipped_strategy
+from .uct import mcts_connect4, uct_connect4
 
 DEFAULT_MOVE_TIME = 3.0  # seconds, when the caller gives none
-SOLVE_SHARE = 0.5  # of the move time, for the exact solve; the tree search gets the rest
-REPORT_EVERY = 0.25  # seconds between the tree search's reports when thinking aloud
-FIRST_SLICE = 0.1  # seconds of solving before the first look at a stop flag (then doubled)
-FIRST_GUESS_NODES_PER_SECOND = 2_000_000
-T = TypeVar("T")
+SIGN_SHARE = 0.4  # of the move time, for the outcome of the position (a win/draw/loss solve)
+SOLVE_SHARE = 0.6  # ... and up to here for its exact score
+EXACT_PROOF_SHARE = 0.75  # ... and up to here for proving a move that keeps the score
+PROOF_SHARE = 0.85  # ... and up to here for one that keeps the outcome
+REFUTE_SHARE = 0.12  # of the move time per move, to refute it before the tree search
+REFUTE_UNTIL = 0.9  # ... and no later than this share of the move time
+PLAYER_SLICE_NODES = 1 << 15  # a few ms: a move's deadline is overshot by that at most
+NODES_PER_ITERATION = 200  # a node budget's share for UCT: solver nodes per UCT iteration
+REPORT_EVERY = 0.25  # seconds between the tree search's reports when someone watches
 
 
 def score_to_value(score: int, moves: int, cells: int) -> int:
@@ -46,46 +58,95 @@ def score_to_value(score: int, moves: int, cells: int) -> int:
 
 
 class ConnectFourPlayer:
-    """Perfect wherever the book or a solve within ``time`` reaches; strong elsewhere."""
+    """Perfect wherever a book or a solve within its budget reaches; a judgement elsewhere.
+
+    ``time``: seconds a move (default 3), read on ``clock`` (wall time; ``time.process_time``
+    gives CPU seconds, for fair matches on a shared machine); ``nodes``: a node budget a move
+    instead (the solver's nodes, and ``nodes / NODES_PER_ITERATION`` UCT iterations), for
+    answers that do not depend on the machine's speed.
+    """
 
     def __init__(self, game: ConnectFour, rng: random.Random, time: float | None = None,
-                 book: OpeningBook | None = None) -> None:
+                 book: OpeningBook | None = None, *, strategy: StrategyBook | None = None,
+                 nodes: int | None = None,
+                 clock: Callable[[], float] = wall_clock.perf_counter) -> None:
         self.game = game
+        self.clock = clock
         self.rng = rng
         self.time = DEFAULT_MOVE_TIME if time is None else time
+        self.nodes = nodes
         self.book = book
+        self.strategy = strategy
         self.solver = Solver(game, book=book)
-        self.nodes_per_second = float(FIRST_GUESS_NODES_PER_SECOND)
-        self.name = "connect4 solver"
+        self.solver.slice_nodes = PLAYER_SLICE_NODES
+        # the kernels loaded now (numba's cache is read on a first call), not on a move's clock
+        self.solver.warm_up()
+        mcts_connect4(0, 0, 0, limit=Limit(nodes=16), rng=random.Random(0), width=game.width,
+                      height=game.height)
+        self.name = "connect4 player"
+        self.last_source = ""  # how the last move was found: strategy, book, solve, judgement
+        self._stop: Callable[[], bool] | None = None  # a front end's "move now", while thinking
 
     def choose(self, game: ConnectFour, state: Position) -> Choice:
-        return last_choice(self.think(game, state, Limit(time=self.time)))
+        return last_choice(self.think(game, state, Limit()))
 
     def think(self, game: ConnectFour, state: Position, limit: Limit) -> Iterator[Choice]:
-        """The book's or the solver's proved choice, or else the tree search's, reported every
-        ``REPORT_EVERY`` seconds. With a ``limit.stop`` to heed, the solve (a numba kernel,
-        which cannot be asked) runs in slices with the stop asked between them (``_within``)."""
-        start = clock.perf_counter()
-        result = self._from_book(state)
-        if result is None and not limit.stopped():
-            result = self._solve(state, start, limit)
-        if result is not None:
-            yield Choice(result.move, result)
-            return
-        for result in self._tree_search(state, start, limit):
-            yield Choice(result.move, result)
+        """The choice, aloud: first the move the rules order first among those not lost at
+        once (a placeholder), then the books' or the solver's proved move, or else the tree
+        search's judgement every ``REPORT_EVERY`` seconds; the last one is the choice. With
+        ``limit.stop`` the solves stop between slices and the tree search between chunks."""
+        saved_time, self._stop = self.time, limit.stop
+        if limit.time is not None:
+            self.time = min(self.time, limit.time)
+        try:
+            start = self.clock()
+            self.solver.total_nodes = 0
+            if limit.stop is not None:
+                safe = game.non_losing_moves(state) or game.legal_moves(state)
+                yield Choice(game.order_moves(state, safe)[0])
+            for source, find in (("strategy", self._from_strategy), ("book", self._from_book),
+                                 ("solve", self._solve)):
+                result = find(state, start)
+                if result is not None:
+                    self.last_source = source
+                    yield Choice(result.move, result)
+                    return
+            self.last_source = "judgement"
+            for result in self._tree_search_steps(state, start):
+                yield Choice(result.move, result)
+        finally:
+            self.time, self._stop = saved_time, None
 
-    def _pick(self, state: Position, values: dict[int, int], *, exact: bool, nodes: int,
-              start: float, depth: int) -> SearchResult:
-        best = max(values.values())
-        move = self.rng.choice([m for m, v in values.items() if v == best])
-        return SearchResult(move=move, value=best, pv=(move,),
-                            move_values=MappingProxyType(values), depth=depth, exact=exact,
-                            stats=SearchStats(nodes=nodes,
-                                              elapsed=clock.perf_counter() - start))
+    # -- budgets ------------------------------------------------------------------------------
+    def _budget(self, start: float, share: float) -> Budget:
+        """Until ``share`` of the move's time (or nodes) is spent."""
+        if self.nodes is not None:
+            return Budget(nodes=max(1, int(self.nodes * share) - self.solver.total_nodes),
+                          stop=self._stop)
+        return Budget(deadline=start + self.time * share, stop=self._stop, clock=self.clock)
 
-    def _from_book(self, state: Position) -> SearchResult | None:
-        """When the book knows every child (or a move wins at once), each move's score."""
+    def _result(self, move: int, values: dict[int, int], *, exact: bool, start: float,
+                depth: int) -> SearchResult:
+        return SearchResult(
+            move=move, value=values[move], pv=(move,),
+            move_values=MappingProxyType(values), depth=depth, exact=exact,
+            stats=SearchStats(nodes=self.solver.total_nodes,
+                              elapsed=self.clock() - start))
+
+    # -- proved moves -------------------------------------------------------------------------
+    def _from_strategy(self, state: Position, start: float) -> SearchResult | None:
+        """The strategy book's move: a proved win, its length not known (the value given is
+        that of the slowest win, and the result says it is not exact)."""
+        if self.strategy is None:
+            return None
+        col = self.strategy.move(self.game, state)
+        if col is None:
+            return None
+        slowest = WIN - (self.game.cells - state.moves)
+        return self._result(col, {col: slowest}, exact=False, start=start, depth=0)
+
+    def _from_book(self, state: Position, start: float) -> SearchResult | None:
+        """When the opening book knows every child (or a move wins at once): the best."""
         book, game = self.book, self.game
         if book is None or state.moves >= book.depth:
             return None
@@ -99,99 +160,108 @@ class ConnectFourPlayer:
                     return None
                 score = -child
             values[col] = score_to_value(score, state.moves, game.cells)
-        return self._pick(state, values, exact=True, nodes=0, start=clock.perf_counter(),
-                          depth=game.cells - state.moves)
+        best = max(values.values())
+        move = self.rng.choice([m for m, v in values.items() if v == best])
+        return self._result(move, values, exact=True, start=start,
+                            depth=game.cells - state.moves)
 
-    def _solve(self, state: Position, start: float, limit: Limit) -> SearchResult | None:
-        """Exact: the root's score within the node budget, then every move keeping it."""
+    def _solve(self, state: Position, start: float) -> SearchResult | None:
+        """The outcome (win, draw or loss), then the exact score, each within its share of
+        the move; then a move proved to keep the best proved (the exact score where known:
+        the fastest win, the slowest loss). None when nothing is proved."""
         game, solver = self.game, self.solver
-        budget = max(1000, int(self.time * SOLVE_SHARE * self.nodes_per_second))
-        attempts: list[Solved] = []
+        outcome = solver.solve_within(state, self._budget(start, SIGN_SHARE), weak=True)
+        score = None
+        if outcome.score is not None:
+            score = solver.solve_within(state, self._budget(start, SOLVE_SHARE)).score
+        if outcome.low > 0:
+            keep = 1  # a proved win (its length perhaps unknown): keep the win
+        elif outcome.low == 0 or outcome.high == 0:
+            keep = 0  # at least a draw, or at most one: a move keeping a draw
+        else:
+            keep = None  # nothing proved, or a loss: only the exact score says which move
+        # first a move keeping the exact score (the fastest win, the slowest loss), then,
+        # if that is not proved in time, one keeping the outcome
+        targets = [] if score is None else \
+            [(score, PROOF_SHARE if keep in (None, score) else EXACT_PROOF_SHARE)]
+        if keep is not None and keep != score:
+            targets.append((keep, PROOF_SHARE))
+        for target, share in targets:
+            for col in game.order_moves(state, game.legal_moves(state)):
+                keeps = solver.achieves(state, col, target, budget=self._budget(start, share))
+                if keeps is None:
+                    break  # out of time before a move was proved
+                if keeps:
+                    if target == score:
+                        value, exact = score_to_value(score, state.moves, game.cells), True
+                    elif target > 0:  # a win of unknown length: the slowest win is given
+                        value, exact = WIN - (game.cells - state.moves), False
+                    else:  # a draw when the position is at most one, else at least one
+                        value, exact = 0, outcome.high == 0
+                    return self._result(col, {col: value}, exact=exact, start=start,
+                                        depth=game.cells - state.moves)
+        return None  # no move proved in time
 
-        def attempt(nodes: int) -> Solved | None:
-            attempts.append(solver.solve(state, node_limit=nodes))
-            return attempts[-1] if attempts[-1].score is not None else None
+    # -- the judgement ------------------------------------------------------------------------
+    def _tree_search(self, state: Position, start: float) -> SearchResult:
+        """UCT for the rest of the move, among the moves proved to keep a draw or better by
+        a short search, else among those it does not refute."""
+        last = None
+        for last in self._tree_search_steps(state, start):  # noqa: B007 - the last is the choice
+            pass
+        assert last is not None
+        return last
 
-        solved = self._within(attempt, budget, limit)
-        elapsed = clock.perf_counter() - start
-        spent = sum(tried.nodes for tried in attempts)
-        if spent > 100_000 and elapsed > 0:
-            self.nodes_per_second = 0.5 * self.nodes_per_second + 0.5 * spent / elapsed
-        if solved is None or solved.score is None:
-            return None
-        value = score_to_value(solved.score, state.moves, game.cells)
-        keeping = self._moves_keeping(state, solved.score, start, limit)
-        if not keeping:
-            return None  # the score is known (e.g. from the book) but no move proved in time
-        values = {col: value for col in keeping}
-        return self._pick(state, values, exact=True, nodes=solved.nodes, start=start,
-                          depth=game.cells - state.moves)
-
-    def _moves_keeping(self, state: Position, score: int, start: float,
-                       limit: Limit) -> list[int]:
-        """The moves proved to keep ``score``, each proof within what is left of the solve's
-        share of the move time (a score from the book still needs its moves proved)."""
+    def _tree_search_steps(self, state: Position, start: float) -> Iterator[SearchResult]:
+        """``_tree_search`` as it goes: a result every ``REPORT_EVERY`` seconds, the last
+        one the choice."""
         game, solver = self.game, self.solver
-        keeping = []
-        for col in game.order_moves(state, game.legal_moves(state)):
-            left = self.time * SOLVE_SHARE - (clock.perf_counter() - start)
-            if left <= 0 or limit.stopped():
-                break
-            def prove(nodes: int, col: int = col) -> bool | None:
-                return solver.achieves(state, col, score, node_limit=nodes)
-
-            keeps = self._within(prove, max(1000, int(left * self.nodes_per_second)), limit)
-            if keeps is None:
-                break
+        candidates = game.order_moves(state, game.non_losing_moves(state)
+                                      or game.legal_moves(state))
+        kept, proved = [], []
+        for index, col in enumerate(candidates):
+            if self.nodes is not None:
+                budget = Budget(nodes=max(1, int(self.nodes * REFUTE_SHARE / len(candidates))),
+                                stop=self._stop)
+            else:  # a share each, and time left for the tree search in any case
+                left = start + self.time * REFUTE_UNTIL - self.clock()
+                seconds = min(self.time * REFUTE_SHARE, left / (len(candidates) - index))
+                budget = Budget(deadline=self.clock() + max(0.0, seconds), stop=self._stop,
+                                clock=self.clock)
+            keeps = solver.achieves(state, col, 0, budget=budget)
+            if keeps is not False:
+                kept.append(col)  # not refuted: a draw or better is still possible
             if keeps:
-                keeping.append(col)
-        return keeping
-
-    def _within(self, run: Callable[[int], T | None], nodes: int, limit: Limit) -> T | None:
-        """``run(node_limit)`` (None: out of nodes) within ``nodes``. With a stop to heed, in
-        slices of doubling size from ``FIRST_SLICE`` seconds' worth, the stop asked between
-        them: an aborted solve keeps nothing, so this spends up to the slices before the last
-        again (at most as many nodes as the last), for an answer to "stop" within a slice."""
-        if limit.stop is None:
-            return run(nodes)
-        step = max(1000, int(FIRST_SLICE * self.nodes_per_second))
-        spent = 0
-        while spent < nodes and not limit.stopped():
-            size = max(1000, min(step, nodes - spent))
-            result = run(size)
-            if result is not None:
-                return result
-            spent += size
-            step *= 2
-        return None
-
-    def _tree_search(self, state: Position, start: float,
-                     limit: Limit) -> Iterator[SearchResult]:
-        """UCT in numba for the rest of the move time, among moves not punished at once: a
-        result every ``REPORT_EVERY`` seconds, the last one the choice."""
-        remaining = max(0.05, self.time - (clock.perf_counter() - start))
-        game = self.game
-        safe = game.non_losing_moves(state) or game.legal_moves(state)
-        for result in uct_connect4(state.current, state.mask, state.moves,
-                                   limit=Limit(time=remaining, stop=limit.stop), rng=self.rng,
-                                   width=game.width, height=game.height,
-                                   every=REPORT_EVERY):
+                proved.append(col)  # a draw or better, proved
+        if proved:
+            kept = proved
+        elif not kept:
+            kept = candidates  # every move loses against best play: the judgement picks
+        if self.nodes is not None:
+            limit = Limit(nodes=max(64, self.nodes // NODES_PER_ITERATION), stop=self._stop)
+        else:
+            limit = Limit(time=max(0.02, self.time - (self.clock() - start)), stop=self._stop)
+        every = REPORT_EVERY if self._stop is not None else None  # only when someone watches
+        for result in uct_connect4(state.current, state.mask, state.moves, limit=limit,
+                                   rng=self.rng, width=game.width, height=game.height,
+                                   clock=self.clock, every=every):
             assert isinstance(result.stats, MCTSStats)
             visits = result.stats.visits
-            move = max(safe, key=lambda col: (visits.get(col, 0), col == result.move))
-            values = {col: v for col, v in result.move_values.items() if col in safe}
+            move = max(kept, key=lambda col: (visits.get(col, 0), col == result.move))
+            values = {col: v for col, v in result.move_values.items() if col in kept}
             yield SearchResult(move=move, value=values.get(move, result.value), pv=(move,),
                                move_values=MappingProxyType(values), depth=result.depth,
                                exact=False, scale="mean", stats=SearchStats(
-                                   nodes=result.stats.nodes,
-                                   elapsed=clock.perf_counter() - start))
+                                   nodes=solver.total_nodes + result.stats.nodes,
+                                   elapsed=self.clock() - start))
 
 
 def make_ai(game: ConnectFour, level: str = "perfect", rng: random.Random | None = None,
             time: float | None = None) -> Thinker:
-    """``perfect``: book, exact solve, tree search; ``medium``/``easy``: the generic
+    """``perfect``: books, exact solve, tree search; ``medium``/``easy``: the generic
     search player's weaker levels (shallow search, some random non-losing moves)."""
     rng = rng or random.Random()
     if level != "perfect":
         return SearchPlayer(level, rng, time)
-    return ConnectFourPlayer(game, rng, time, shipped_book(game.width, game.height))
+    return ConnectFourPlayer(game, rng, time, shipped_book(game.width, game.height),
+                             strategy=shipped_strategy(game.width, game.height))

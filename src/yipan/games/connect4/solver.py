@@ -4,11 +4,17 @@
 (side to move; ``(cells + 1 - moves) // 2`` for a win on the next move; 0 a draw);
 ``analyze`` scores every column and ``principal_variation`` follows the best line.
 One ``Solver`` holds one transposition table; it is not shared between threads.
+
+``solve_within(position, budget)`` is the same search under a ``Budget`` (a deadline, a node
+count, a stop flag): the kernel runs in slices of ``SLICE_NODES``, pausing between them so the
+clock and the flag are read, and returns the best bounds proved when the budget runs out
+(a paused search leaves only sound bounds in the table, so nothing need be cleared).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +23,7 @@ from . import kernel
 from .rules import ConnectFour, Position
 
 DEFAULT_TABLE_BITS = 23
+SLICE_NODES = 1 << 17  # between two looks at the clock: about 20 ms on this kind of machine
 
 
 def _prime_at_least(n: int) -> int:
@@ -38,11 +45,48 @@ def _prime_at_least(n: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Solved:
-    """One solve: the score (None if the node limit ran out first), nodes, seconds."""
+    """One solve: the score (None if the budget ran out first), nodes, seconds, and the
+    bounds proved (``low <= score <= high``; equal once the score is known)."""
 
     score: int | None
     nodes: int
     seconds: float
+    low: int = -1000
+    high: int = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """When a limited search stops: at ``deadline`` (``time.perf_counter()`` seconds), after
+    ``nodes`` nodes, or when ``stop()`` says so; None: never."""
+
+    deadline: float | None = None
+    nodes: int | None = None
+    stop: Callable[[], bool] | None = None
+    clock: Callable[[], float] = time.perf_counter  # or time.process_time: CPU seconds
+
+    @classmethod
+    def of(cls, seconds: float | None = None, nodes: int | None = None,
+           stop: Callable[[], bool] | None = None,
+           clock: Callable[[], float] = time.perf_counter) -> Budget:
+        deadline = None if seconds is None else clock() + seconds
+        return cls(deadline, nodes, stop, clock)
+
+    def share(self, parts: int, used_nodes: int = 0) -> Budget:
+        """One of ``parts`` equal shares of what is left (after ``used_nodes`` nodes)."""
+        now = self.clock()
+        deadline = None if self.deadline is None else \
+            now + max(0.0, self.deadline - now) / parts
+        nodes = None if self.nodes is None else max(0, self.nodes - used_nodes) // parts
+        return Budget(deadline, nodes, self.stop, self.clock)
+
+    def spent(self, nodes: int) -> bool:
+        return (self.nodes is not None and nodes >= self.nodes) \
+            or (self.deadline is not None and self.clock() >= self.deadline) \
+            or (self.stop is not None and self.stop())
+
+
+UNLIMITED = Budget()
 
 
 class Solver:
@@ -77,6 +121,7 @@ class Solver:
         self.frames = np.zeros((cells + 2, kernel.FRAME_LEN), np.int64)
         self.book = np.zeros((2, 0), np.int64)
         self.total_nodes = 0  # over every search since the solver was made
+        self.slice_nodes = SLICE_NODES  # a limited search looks at the clock this often
         if book is not None:
             self.use_book(book)
 
@@ -88,12 +133,15 @@ class Solver:
         self.ctx[kernel.C_BOOK_DEPTH] = book.depth  # type: ignore[attr-defined]
 
     def warm_up(self) -> None:
-        """Load the compiled kernel now (numba's cache loads on the first call), so that
-        the first timed solve does not pay for it."""
+        """Load the compiled kernels now (numba's cache loads on the first call), so that
+        the first timed solve does not pay for it: a search paused at once, then resumed."""
+        self.ctx[kernel.C_NODES] = 0
         self.ctx[kernel.C_LIMIT] = 1
         kernel.solve_fresh(0, 0, 0, False, *self._args())
+        self.ctx[kernel.C_LIMIT] = 2
+        kernel.resume(*self._args())
         self.ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
-        self.ctx[kernel.C_ABORTED] = 0
+        self.ctx[kernel.C_PAUSED] = 0
         self.reset()
 
     @property
@@ -122,21 +170,94 @@ class Solver:
             self.reset()
         ctx = self.ctx
         ctx[kernel.C_NODES] = 0
-        ctx[kernel.C_ABORTED] = 0
+        ctx[kernel.C_PAUSED] = 0
         ctx[kernel.C_LIMIT] = kernel.NO_LIMIT if node_limit is None else node_limit
         start = time.perf_counter()
         score = kernel.solve(position[0], position[1], position[2], weak, *self._args())
         seconds = time.perf_counter() - start
         self.total_nodes += self.nodes
-        aborted = bool(ctx[kernel.C_ABORTED])
+        aborted = bool(ctx[kernel.C_PAUSED])  # paused: the table holds only sound bounds
         ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
-        if aborted:
-            self.reset()  # bounds written while unwinding an aborted search are not trusted
         return Solved(None if aborted else int(score), self.nodes, seconds)
 
     def _check_not_over(self, position: Position) -> None:
         if self.game.outcome(position) not in (None,) and position.moves < self.game.cells:
             raise ValueError("the game is already won; there is nothing to solve")
+
+    def score_range(self, moves: int) -> tuple[int, int]:
+        """The lowest and highest scores a position after ``moves`` plies can have."""
+        cells = self.game.cells
+        return -((cells - moves) // 2), (cells + 1 - moves) // 2
+
+    def null_window(self, position: Position, alpha: int, budget: Budget = UNLIMITED
+                    ) -> int | None:
+        """``negamax`` at ``(alpha, alpha + 1)`` run in slices under ``budget`` (None when it
+        runs out). The position must not be won at once by the side to move. Nodes add up in
+        ``self.nodes`` (reset by the caller)."""
+        ctx, args = self.ctx, self._args()
+
+        def next_pause() -> int:
+            step = self.slice_nodes if budget.nodes is None else \
+                max(1, min(self.slice_nodes, budget.nodes - self.nodes))
+            return self.nodes + step
+
+        ctx[kernel.C_LIMIT] = next_pause()
+        value = kernel.negamax(position[0], position[1], position[2], alpha, alpha + 1, *args)
+        while ctx[kernel.C_PAUSED]:
+            if budget.spent(self.nodes):
+                ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
+                return None
+            ctx[kernel.C_LIMIT] = next_pause()
+            value = kernel.resume(*args)
+        ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
+        return int(value)
+
+    def solve_within(self, position: Position, budget: Budget = UNLIMITED, *,
+                     weak: bool = False, window: tuple[int, int] | None = None,
+                     progress: Callable[[int, int], None] | None = None) -> Solved:
+        """The score (its sign when ``weak``) under ``budget``, else the bounds proved.
+
+        With ``window = (a, b)`` (``a < b``), only the questions "score >= b?", "score <= a?"
+        and those beyond them are asked: a score strictly inside is reported as bounds.
+        ``progress(low, high)`` hears every narrowing. The table is kept (not emptied).
+        """
+        self._check_not_over(position)
+        game, g = self.game, self.game.geometry
+        start = time.perf_counter()
+        self.ctx[kernel.C_NODES] = 0
+        low, high = self.score_range(position.moves)
+        if position.moves >= game.cells:
+            low = high = 0
+        elif kernel.can_win_next(position.current, position.mask, g.bottom, g.board,
+                                 game.height):
+            low = high
+        elif self.ctx[kernel.C_BOOK_DEPTH] >= position.moves:
+            known = kernel.book_lookup(game.key(position), self.book)
+            if known != kernel.UNKNOWN:
+                low = high = int(known)
+        if weak and low < high:
+            low, high = max(low, -1), min(high, 1)
+        while low < high:
+            middle = _probe_point(low, high)
+            if window is not None and window[0] < middle < window[1] - 1:
+                asked = [m for m in (window[1] - 1, window[0]) if low <= m < high]
+                if not asked:
+                    break  # the score lies strictly inside the window: nothing more asked
+                middle = asked[0]
+            value = self.null_window(position, middle, budget)
+            if value is None:
+                break
+            if value <= middle:
+                high = value
+            else:
+                low = value
+            if progress is not None:
+                progress(low, high)
+        self.total_nodes += self.nodes
+        if weak:
+            low, high = _sign_bound(low), _sign_bound(high)
+        score = low if low == high else None
+        return Solved(score, self.nodes, time.perf_counter() - start, low, high)
 
     def child_score(self, position: Position, col: int, node_limit: int | None = None
                     ) -> int | None:
@@ -157,9 +278,9 @@ class Solver:
                 for col in self.game.legal_moves(position)}
 
     def achieves(self, position: Position, col: int, target: int,
-                 node_limit: int | None = None) -> bool | None:
+                 node_limit: int | None = None, budget: Budget | None = None) -> bool | None:
         """Whether ``col`` scores at least ``target`` (one null-window search); None when
-        the node limit ran out first."""
+        the node limit or the budget ran out first."""
         game = self.game
         if game.is_winning_move(position, col):
             return (game.cells + 1 - position.moves) // 2 >= target
@@ -169,18 +290,12 @@ class Solver:
         if kernel.can_win_next(child.current, child.mask, game.geometry.bottom,
                                game.geometry.board, game.height):
             return -((game.cells - child.moves + 1) // 2) >= target
-        ctx = self.ctx
-        ctx[kernel.C_ABORTED] = 0
-        ctx[kernel.C_NODES] = 0
-        ctx[kernel.C_LIMIT] = kernel.NO_LIMIT if node_limit is None else node_limit
-        value = kernel.negamax(child.current, child.mask, child.moves, -target, -target + 1,
-                               *self._args())
-        ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
+        self.ctx[kernel.C_NODES] = 0
+        if budget is None:
+            budget = Budget(nodes=node_limit)
+        value = self.null_window(child, -target, budget)
         self.total_nodes += self.nodes
-        if ctx[kernel.C_ABORTED]:
-            self.reset()
-            return None
-        return -value >= target
+        return None if value is None else -value >= target
 
     def best_moves(self, position: Position, score: int) -> list[int]:
         """Every column that keeps the proved ``score``, centre first."""
@@ -216,3 +331,18 @@ class Solver:
                 break
             score = -score
         return line
+
+
+def _probe_point(low: int, high: int) -> int:
+    """Where the next null window goes: near 0 first, then halfway toward the bounds (as
+    the kernel's ``solve``)."""
+    middle = low + (high - low) // 2
+    if middle <= 0 and kernel.half_toward_zero(low) < middle:
+        middle = kernel.half_toward_zero(low)
+    elif middle >= 0 and kernel.half_toward_zero(high) > middle:
+        middle = kernel.half_toward_zero(high)
+    return middle
+
+
+def _sign_bound(value: int) -> int:
+    return (value > 0) - (value < 0)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
 from typing import Any
 
@@ -35,6 +35,7 @@ from .playouts import has_four, random_playout
 
 UNKNOWN = 2.0  # result[i] of a node whose game goes on
 MAX_NODES = 1_000_000  # about 100 MB of arrays; a search by time stops when the tree is full
+ITERATIONS_PER_SECOND = 1_000_000  # above this machine's rate: a time limit's tree is sized by it
 
 
 class Connect4Tree:
@@ -122,7 +123,8 @@ def run_iterations(current, mask, moves, child, visits, total, result, size, ite
 
 def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: random.Random,
                   width: int = 7, height: int = 6,
-                  exploration: float = DEFAULT_EXPLORATION) -> SearchResult:
+                  exploration: float = DEFAULT_EXPLORATION,
+                  clock: Callable[[], float] = time.perf_counter) -> SearchResult:
     """UCT from a Connect Four position (not finished) under ``limit`` (iterations or time).
 
     Moves are columns 0..width-1; the result is as ``yipan.search.mcts`` gives it (the most
@@ -130,7 +132,8 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
     """
     last = None
     for last in uct_connect4(current, mask, moves, limit=limit, rng=rng,  # noqa: B007
-                             width=width, height=height, exploration=exploration):
+                             width=width, height=height, exploration=exploration,
+                             clock=clock):
         pass
     assert last is not None  # the search always reports once, at its end
     return last
@@ -138,14 +141,17 @@ def mcts_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: ran
 
 def uct_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: random.Random,
                  width: int = 7, height: int = 6, exploration: float = DEFAULT_EXPLORATION,
-                 every: float | None = None) -> Iterator[SearchResult]:
+                 every: float | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> Iterator[SearchResult]:
     """``mcts_connect4`` as it goes: with ``every`` (seconds), a result that often while the
     search runs (for a front end that shows it thinking); always the final result last."""
     if limit.nodes is None and limit.time is None and limit.stop is None:
         raise ValueError("mcts needs a limit on iterations (Limit(nodes=...)), time or stop")
-    start = time.perf_counter()
+    start = clock()
     deadline = None if limit.time is None else start + limit.time
     budget = limit.nodes if limit.nodes is not None else 1 << 62
+    if limit.time is not None:  # no more tree than the time can fill (arrays cost to clear)
+        budget = min(budget, max(1024, int(limit.time * ITERATIONS_PER_SECOND)))
     capacity = min(budget, MAX_NODES) + 2
     tree = Connect4Tree(capacity, width)
     tree.current[0], tree.mask[0], tree.moves[0] = current, mask, moves
@@ -160,13 +166,13 @@ def uct_connect4(current: int, mask: int, moves: int, *, limit: Limit, rng: rand
             tree.result, size, step, width, height, exploration, seed)
         seed = np.uint64(seed)  # numba hands a uint64 back as a Python int: keep its type
         done += ran
-        now = time.perf_counter()
+        now = clock()
         if ran < step or (deadline is not None and now >= deadline) or limit.stopped():
             break
         if next_report is not None and every is not None and now >= next_report:
             next_report = now + every
             yield _tree_result(tree, size, width, rng, now - start)
-    yield _tree_result(tree, size, width, rng, time.perf_counter() - start)
+    yield _tree_result(tree, size, width, rng, clock() - start)
 
 
 def _tree_result(tree: Connect4Tree, size: int, width: int, rng: random.Random,
