@@ -19,6 +19,9 @@ that listing the games imports none of them.
         load the game's compiled kernels (numba compiles them the first time on a machine),
         so that no clock is running while it happens: the CLI, the web workers and the
         protocols call it before they start timing a move
+    perft(game, state, depth) -> {move: leaves}
+        ``yipan perft`` by the game's own fast counter (a numba kernel): the leaves below
+        each legal move, as ``yipan.search.perft.divide`` counts them
     options
         options the game adds to a command (``yipan solve connect4 --weak``), passed to its
         hooks in ``request.options``
@@ -88,6 +91,7 @@ class BookReport:
 MakeAI = Callable[[Game, str, random.Random, "float | None"], Player]
 Analyze = Callable[[Game, Any, AnalysisRequest], Analysis]
 BuildBook = Callable[[Game, BookRequest], BookReport]
+Perft = Callable[[Game, Any, int], "Mapping[Any, int]"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +103,7 @@ class GameHooks:
     solve: Analyze | None = None
     build_book: BuildBook | None = None
     prepare: Callable[[], None] | None = None
+    perft: Perft | None = None
     options: tuple[CommandOption, ...] = ()
 
     def options_for(self, command: str) -> tuple[CommandOption, ...]:

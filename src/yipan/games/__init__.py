@@ -167,6 +167,26 @@ def _gomoku() -> None:
     ))
 
 
+def _fen(text: str) -> str:
+    from .chess.notation import normal_fen
+
+    return normal_fen(text)
+
+
+def _chess() -> None:
+    register_game(GameSpec(
+        name="chess",
+        title="Chess",
+        factory="yipan.games.chess:Chess",
+        options=(GameOption("fen", _fen, None, "the start position in FEN (default: the usual "
+                                               "start)"),),
+        hooks="yipan.games.chess.hooks:HOOKS",
+        examples=({"fen": "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - "
+                          "0 1"},
+                  {"fen": "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}),
+    ))
+
+
 def register_builtin_games() -> None:
     """Register every built-in game by name (no game's module is imported)."""
     _tictactoe()
@@ -174,3 +194,4 @@ def register_builtin_games() -> None:
     _heap_games()
     _g2048()
     _gomoku()
+    _chess()
