@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "yipan.cli.gomocup",
     "yipan.cli.book",
     "yipan.cli.perft",
+    "yipan.cli.uci",
 )
 
 

@@ -99,7 +99,8 @@ def uci_score(score: int) -> str:
 
 
 class _Watcher:
-    """Sets the kernel's stop flag at a deadline or when ``stop()`` becomes true."""
+    """Sets the kernel's stop flag at a deadline or when ``stop()`` becomes true, once armed
+    (after the first depth: a few dozen nodes, so that a move is always known)."""
 
     def __init__(self, control: np.ndarray, deadline: float | None,
                  stop: Callable[[], bool] | None) -> None:
@@ -107,6 +108,7 @@ class _Watcher:
         self.deadline = deadline
         self.stop = stop
         self.done = threading.Event()
+        self.armed = False
         self.thread: threading.Thread | None = None
         if deadline is not None or stop is not None:
             self.thread = threading.Thread(target=self._watch, daemon=True)
@@ -114,7 +116,7 @@ class _Watcher:
 
     def _watch(self) -> None:
         while not self.done.wait(WATCH_INTERVAL):
-            if (self.deadline is not None and time.perf_counter() >= self.deadline) \
+            if self.armed and (self.deadline is not None and time.perf_counter() >= self.deadline) \
                     or (self.stop is not None and self.stop()):
                 self.control[STOP] = 1
                 return
@@ -168,7 +170,8 @@ class Engine:
         """One Iteration per finished depth, until the limit (depth, nodes, time: a hard
         deadline; ``soft_time``: no new depth starts after it) or a stop.
 
-        The first depth always finishes unless stopped from outside, so a move is known."""
+        The first depth always finishes (time and stop count from the second on; only a node
+        budget smaller than it cuts it short), so a move is known."""
         limit = limit or Limit()
         if not legal_moves_of(state):
             return
@@ -205,6 +208,7 @@ class Engine:
                         yield partial
                     return
                 score = value
+                watcher.armed = True
                 yield self._iteration(depth, score, start)
                 elapsed = time.perf_counter() - start
                 if soft_time is not None and elapsed >= soft_time:

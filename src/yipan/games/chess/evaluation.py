@@ -188,7 +188,7 @@ def _side_terms(position: np.ndarray, colour: int, out: np.ndarray) -> None:
             mg += PST_MG[kind, relative]
             eg += PST_EG[kind, relative]
             phase += PHASE_WEIGHT[kind]
-            if kind == PAWN or kind == KING:
+            if kind == PAWN or kind == KING:  # noqa: SIM109 - kernel code
                 continue
             if kind == KNIGHT:
                 attacks = KNIGHT_ATTACKS[square]

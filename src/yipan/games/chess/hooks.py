@@ -1,21 +1,79 @@
-"""Chess's hooks: the engine as the AI and as ``yipan analyze chess``, perft by the numba
-counter, and the kernels prepared before any clock starts.
+"""Chess's hooks: the engine as the AI and as ``yipan analyze chess``, ``solve`` for forced
+mates, perft by the numba counter, and the kernels prepared before any clock starts.
 
-``analyze`` reports the engine's search in the shared schema; ``extra`` carries ``san``
-(the best move in SAN), ``pv_san`` (the main line in SAN), ``fen``, ``score_cp`` (centipawns
-for the side to move, or null for a mate) and ``tablebase`` (the endgame table's verdict when
-one covers the position: ``{"table": "KRK", "outcome": "win", "moves_to_mate": 12}``).
+``analyze`` reports the engine's search in the shared schema; ``extra`` carries ``fen``,
+``san`` (the best move in SAN), ``pv_san`` (the main line in SAN), ``score_cp``
+(centipawns for the side to move, null for a mate) and ``seldepth``.
+``solve`` searches for a forced mate (default 10 s): a mate found is reported with its
+distance; otherwise it says none was found (chess itself is not solved here).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from ...core import GameHooks
+from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks, Limit
 from . import board as kernel
+from .engine import Engine, Iteration, mate_in_plies
+from .player import make_ai, search_result
 from .rules import Chess, Position, legal_moves_of, to_row
+
+DEFAULT_ANALYZE_SECONDS = 2.0
+DEFAULT_SOLVE_SECONDS = 10.0
+ANALYSIS_HASH_MB = 64
+
+
+@lru_cache(maxsize=1)
+def shared_engine() -> Engine:
+    """One engine for analyses in this process (its table is reused, cleared each time)."""
+    return Engine(ANALYSIS_HASH_MB)
+
+
+def _limit(request: AnalysisRequest, default_seconds: float) -> Limit:
+    limit = request.limit
+    if limit is None or (limit.time is None and limit.nodes is None and limit.depth is None
+                         and limit.stop is None):
+        return Limit(time=default_seconds, stop=None if limit is None else limit.stop)
+    return limit
+
+
+def _think(state: Position, limit: Limit) -> Iteration:
+    engine = shared_engine()
+    engine.clear()
+    iteration = engine.think(state, limit)
+    assert iteration is not None
+    return iteration
+
+
+def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
+            exact: bool = False) -> Analysis:
+    mate = mate_in_plies(iteration.score)
+    extra: dict[str, Any] = {
+        "fen": game.fen(state),
+        "san": game.describe_move(state, iteration.move),
+        "pv_san": game.san_line(state, iteration.pv),
+        "score_cp": None if mate is not None else iteration.score,
+        "seldepth": iteration.seldepth,
+    }
+    return Analysis.from_search(search_result(iteration, exact), engine, extra=extra)
+
+
+def analyze(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
+    iteration = _think(state, _limit(request, DEFAULT_ANALYZE_SECONDS))
+    return _report(game, state, iteration, "yipan chess engine")
+
+
+def solve(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
+    limit = _limit(request, DEFAULT_SOLVE_SECONDS)
+    iteration = _think(state, limit)
+    if mate_in_plies(iteration.score) is None:
+        raise CapabilityError(
+            f"chess: no forced mate found (searched {iteration.depth} plies); "
+            "`yipan analyze chess` gives the engine's estimate")
+    return _report(game, state, iteration, "yipan chess mate search")
 
 
 def perft(game: Chess, state: Position, depth: int) -> dict[int, int]:
@@ -41,9 +99,12 @@ def perft(game: Chess, state: Position, depth: int) -> dict[int, int]:
 
 
 def prepare() -> None:
-    """Compile (or load) the kernels: perft and the search, each on a small task."""
+    """Compile (or load) the kernels: perft, the evaluation and the search."""
     game = Chess()
     perft(game, game.initial_state(), 2)
+    game.evaluate(game.initial_state())
+    shared_engine().warm_up()
 
 
-HOOKS: Any = GameHooks(perft=perft, prepare=prepare)
+HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, prepare=prepare,
+                  perft=perft)

@@ -256,6 +256,10 @@ class Chess(Game[Position, int]):
     def fen(self, state: Position) -> str:
         return fen(state)
 
+    def to_board(self, state: Position) -> chess.Board:
+        """The position as a python-chess board (no move stack)."""
+        return to_board(state)
+
     # -- people and pages ------------------------------------------------------------------------
     def render(self, state: Position) -> str:
         """The board with Unicode pieces, rank 8 at the top, and who is to move."""

@@ -47,7 +47,6 @@ from .board import (
     BISHOP,
     BLACK,
     EN_PASSANT,
-    EP,
     HALFMOVE,
     KEY,
     KING,
@@ -182,9 +181,9 @@ def see(position: np.ndarray, move: int, gains: np.ndarray) -> int:
         bit &= -bit
         occupied ^= bit
         attackers ^= bit
-        if kind == PAWN or kind == BISHOP or kind == QUEEN:
+        if kind == PAWN or kind == BISHOP or kind == QUEEN:  # noqa: SIM109 - kernel code
             attackers |= bishop_attacks(target, occupied) & diagonal & occupied
-        if kind == ROOK or kind == QUEEN:
+        if kind == ROOK or kind == QUEEN:  # noqa: SIM109
             attackers |= rook_attacks(target, occupied) & straight & occupied
         on_square = SEE_VALUE[kind]
         side = 1 - side
@@ -194,7 +193,7 @@ def see(position: np.ndarray, move: int, gains: np.ndarray) -> int:
     return gains[0]
 
 
-# -- the transposition table ------------------------------------------------------------------------
+# -- the transposition table -----------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _to_table(score: int, ply: int) -> int:
     if score > MATE_BOUND:
@@ -231,7 +230,7 @@ def store(ctx: Context, key: int, move: int, score: int, depth: int, bound: int,
                                | (age << AGE_SHIFT))
 
 
-# -- move ordering ------------------------------------------------------------------------------------
+# -- move ordering ---------------------------------------------------------------------------------
 @njit(cache=True)
 def _order(ctx: Context, ply: int, count: int, table_move: int, quiescence: bool) -> None:
     """Give each generated move its ordering key (higher first)."""
@@ -302,7 +301,7 @@ def _is_repetition(ctx: Context, ply: int) -> bool:
     return False
 
 
-# -- the search -------------------------------------------------------------------------------------
+# -- the search ------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
            null_allowed: int) -> int:
@@ -355,10 +354,10 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
         bound = (entry >> BOUND_SHIFT) & 3
         score = _from_table(((entry >> SCORE_SHIFT) & 0xFFFF) - 32768, ply)
         control[TT_HITS] += 1
-        if not pv_node and ply > 0 and entry_depth >= max(depth, 0):
-            if bound == EXACT or (bound == LOWER and score >= beta) \
-                    or (bound == UPPER and score <= alpha):
-                return score
+        usable = not pv_node and ply > 0 and entry_depth >= max(depth, 0)
+        if usable and (bound == EXACT or (bound == LOWER and score >= beta)
+                       or (bound == UPPER and score <= alpha)):
+            return score
 
     child = ctx.stack[ply + 1]
     best = -INFINITE
