@@ -224,3 +224,36 @@ def test_a_bad_url_shows_the_error_and_a_fresh_board(open_page, query: str, word
     assert words in page.locator("#status").inner_text()
     assert page.locator("svg.board .cell").count() == 9
     assert page.locator("svg.board .cell.playable").count() == 9  # and play can start
+
+
+def test_chess_a_click_on_a_piece_shows_its_moves_and_a_second_plays(open_page,
+                                                                      tmp_path: Path) -> None:
+    require_game("chess")
+    page = open_page("?game=chess&first=human&engine=ai&level=0.2s")
+    wait_for_turn(page)
+    assert page.locator("svg.board.chess text.piece").count() == 32
+    assert page.locator("svg.board.chess text.coord").count() == 16
+    page.locator('svg.board [data-square="e2"]').click()
+    assert page.locator("svg.board .target").count() == 2  # e3 and e4
+    page.locator('svg.board [data-square="e4"]').click()
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2",
+                           timeout=WAIT)
+    wait_for_turn(page)
+    assert page.locator("svg.board.chess text.piece").count() == 32
+    page.screenshot(path=str(tmp_path / "chess.png"))
+
+
+def test_chess_check_and_promotion_choice(open_page, tmp_path: Path) -> None:
+    require_game("chess")
+    page = open_page("?game=chess&o.fen=4k3%2F1P6%2F8%2F8%2F8%2F8%2F8%2F4K2R+w+K+-+0+1"
+                     "&first=human&engine=ai&level=0.2s")
+    wait_for_turn(page)
+    page.locator('svg.board [data-square="b7"]').click()
+    page.locator('svg.board [data-square="b8"]').click()
+    buttons = page.locator(".promotion button")
+    assert buttons.count() == 4
+    page.locator('.promotion button[data-move="b7b8q"]').click()
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length >= 1",
+                           timeout=WAIT)
+    page.wait_for_selector("svg.board .check", timeout=WAIT)  # the queen checks on b8
+    page.screenshot(path=str(tmp_path / "chess-promotion.png"))

@@ -19,6 +19,9 @@ that listing the games imports none of them.
         load the game's compiled kernels (numba compiles them the first time on a machine),
         so that no clock is running while it happens: the CLI, the web workers and the
         protocols call it before they start timing a move
+    export(game, start, moves) -> {format: text}
+        a game played, from ``start`` by ``moves``, in the formats its players use (chess:
+        ``{"pgn": ...}``); ``yipan play`` prints one when its name is typed
     perft(game, state, depth) -> {move: leaves}
         ``yipan perft`` by the game's own fast counter (a numba kernel): the leaves below
         each legal move, as ``yipan.search.perft.divide`` counts them
@@ -92,6 +95,7 @@ MakeAI = Callable[[Game, str, random.Random, "float | None"], Player]
 Analyze = Callable[[Game, Any, AnalysisRequest], Analysis]
 BuildBook = Callable[[Game, BookRequest], BookReport]
 Perft = Callable[[Game, Any, int], "Mapping[Any, int]"]
+Export = Callable[[Game, Any, "list[Any]"], "Mapping[str, str]"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +108,7 @@ class GameHooks:
     build_book: BuildBook | None = None
     prepare: Callable[[], None] | None = None
     perft: Perft | None = None
+    export: Export | None = None
     options: tuple[CommandOption, ...] = ()
 
     def options_for(self, command: str) -> tuple[CommandOption, ...]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+import chess
+import chess.pgn
 import numpy as np
 
 from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks, Limit
@@ -98,6 +100,26 @@ def perft(game: Chess, state: Position, depth: int) -> dict[int, int]:
     return counts
 
 
+def export(game: Chess, start: Position, moves: list[int]) -> dict[str, str]:
+    """The game played from ``start``, as PGN (python-chess writes it; SAN moves, the
+    result when the game is over, the start position's FEN when it is not the usual one)."""
+    record = chess.pgn.Game()
+    record.headers["Event"] = "yipan"
+    board = game.to_board(start)
+    if board.fen() != chess.STARTING_FEN:
+        record.setup(board)
+    node: chess.pgn.GameNode = record
+    state = start
+    for move in moves:
+        node = node.add_variation(chess.Move.from_uci(game.format_move(move)))
+        state = game.play(state, move)
+    outcome = game.outcome(state)
+    if outcome is not None:
+        record.headers["Result"] = ("1/2-1/2" if outcome.winner is None
+                                    else "1-0" if outcome.winner == 0 else "0-1")
+    return {"pgn": str(record)}
+
+
 def prepare() -> None:
     """Compile (or load) the kernels: perft, the evaluation and the search."""
     game = Chess()
@@ -107,4 +129,4 @@ def prepare() -> None:
 
 
 HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, prepare=prepare,
-                  perft=perft)
+                  perft=perft, export=export)
