@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "yipan.cli.book",
     "yipan.cli.perft",
     "yipan.cli.uci",
+    "yipan.cli.tablebase",
 )
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ...native import drop_stale_cache
 
-KERNEL_MODULES = ("bits.py", "board.py", "evaluation.py", "search.py")
+KERNEL_MODULES = ("bits.py", "board.py", "evaluation.py", "search.py", "retrograde.py")
 drop_stale_cache(Path(__file__).parent, KERNEL_MODULES)  # before any kernel module is imported
 
 from .rules import Chess, Position  # noqa: E402 - after the cache guard

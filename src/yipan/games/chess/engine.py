@@ -44,6 +44,7 @@ from .search import (
     new_context,
     search,
 )
+from .tablebase import Tablebase, best_move, main_line, tablebase
 
 DEFAULT_HASH_MB = 64
 ASPIRATION_WINDOW = 25  # centipawns either side of the last depth's score
@@ -64,6 +65,7 @@ class Iteration:
     nodes: int
     seconds: float
     table_hits: int = 0
+    endgame_table: str | None = None  # the endgame table that gave the answer, if one did
 
     @property
     def move(self) -> int:
@@ -127,13 +129,30 @@ class _Watcher:
             self.thread.join()
 
 
-class Engine:
-    """One search memory (table, killers, history) reused from move to move."""
+TABLE_LINE_PLIES = 60  # the main line given from an endgame table
 
-    def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
+
+def table_score(value: int) -> int:
+    """An endgame table's value (retrograde layout) as an engine score."""
+    if value > 0:
+        return MATE - value
+    if value < 0:
+        return -(MATE - (-value - 1))
+    return 0
+
+
+class Engine:
+    """One search memory (table, killers, history) reused from move to move, and the
+    endgame tables (``tables``; default: ``tablebase.default_folder()``, None for none)
+    consulted before any search: where one covers the root, its move and distance to mate
+    are the answer."""
+
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB,
+                 tables: Tablebase | None | str = "default") -> None:
         self.hash_mb = hash_mb
         self.ctx: Context = new_context(hash_mb)
         self.game = Chess()
+        self.tables = tablebase() if tables == "default" else tables
 
     def resize(self, hash_mb: int) -> None:
         if hash_mb != self.hash_mb:
@@ -176,6 +195,11 @@ class Engine:
         if not legal_moves_of(state):
             return
         start = time.perf_counter()
+        if self.tables is not None:
+            known = self._from_tables(state, start)
+            if known is not None:
+                yield known
+                return
         deadline = None if limit.time is None else start + limit.time
         self._load(state, limit.nodes)
         control = self.ctx.control
@@ -219,6 +243,23 @@ class Engine:
                     return  # a mate found and confirmed: more depth changes nothing
         finally:
             watcher.close()
+
+    def _from_tables(self, state: Position, start: float) -> Iteration | None:
+        """The endgame tables' answer for the root, when they cover it and its moves."""
+        assert self.tables is not None
+        verdict = self.tables.probe(state)
+        if verdict is None:
+            return None
+        found = best_move(state, self.tables)
+        if found is None:
+            return None
+        move, value, _ = found
+        line = main_line(state, self.tables, TABLE_LINE_PLIES) or [move]
+        if line[0] != move:
+            line = [move]
+        return Iteration(depth=len(line), seldepth=len(line), score=table_score(value),
+                         pv=tuple(line), nodes=0, seconds=time.perf_counter() - start,
+                         endgame_table=verdict.table)
 
     def _iteration(self, depth: int, score: int, start: float) -> Iteration:
         ctx = self.ctx

@@ -3,7 +3,9 @@ mates, perft by the numba counter, and the kernels prepared before any clock sta
 
 ``analyze`` reports the engine's search in the shared schema; ``extra`` carries ``fen``,
 ``san`` (the best move in SAN), ``pv_san`` (the main line in SAN), ``score_cp``
-(centipawns for the side to move, null for a mate) and ``seldepth``.
+(centipawns for the side to move, null for a mate), ``seldepth`` and ``tablebase`` (the
+endgame table's verdict when one covers the position: ``{"table": "KRK", "outcome": "win",
+"moves_to_mate": 12}``; the answer is then exact).
 ``solve`` searches for a forced mate (default 10 s): a mate found is reported with its
 distance; otherwise it says none was found (chess itself is not solved here).
 """
@@ -53,24 +55,34 @@ def _think(state: Position, limit: Limit) -> Iteration:
 def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
             exact: bool = False) -> Analysis:
     mate = mate_in_plies(iteration.score)
+    exact = exact or iteration.endgame_table is not None
+    verdict = None
+    if iteration.endgame_table is not None:
+        outcome = "win" if iteration.score > 0 else "loss" if iteration.score < 0 else "draw"
+        verdict = {"table": iteration.endgame_table, "outcome": outcome,
+                   "moves_to_mate": None if mate is None else (mate + 1) // 2}
     extra: dict[str, Any] = {
         "fen": game.fen(state),
         "san": game.describe_move(state, iteration.move),
         "pv_san": game.san_line(state, iteration.pv),
         "score_cp": None if mate is not None else iteration.score,
         "seldepth": iteration.seldepth,
+        "tablebase": verdict,
     }
     return Analysis.from_search(search_result(iteration, exact), engine, extra=extra)
 
 
 def analyze(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
     iteration = _think(state, _limit(request, DEFAULT_ANALYZE_SECONDS))
-    return _report(game, state, iteration, "yipan chess engine")
+    engine = "yipan endgame tables" if iteration.endgame_table else "yipan chess engine"
+    return _report(game, state, iteration, engine)
 
 
 def solve(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
     limit = _limit(request, DEFAULT_SOLVE_SECONDS)
     iteration = _think(state, limit)
+    if iteration.endgame_table is not None:
+        return _report(game, state, iteration, "yipan endgame tables", exact=True)
     if mate_in_plies(iteration.score) is None:
         raise CapabilityError(
             f"chess: no forced mate found (searched {iteration.depth} plies); "
