@@ -60,7 +60,9 @@ OPENINGS = [  # short, common openings (both colours play each): UCI moves
     "e2e4 e7e5 f1c4 g8f6", "e2e4 d7d5 e4d5 d8d5", "d2d4 d7d5 c2c4 c7c6",
 ]
 LADDER = (1350, 1500, 1700, 1900, 2100, 2300, 2500, 2700, 2850)  # Stockfish 15.1's range
-MAX_GAME_PLIES = 400
+MAX_GAME_PLIES = 300
+ADJUDICATE_CP = 1000
+ADJUDICATE_PLIES = 8  # four moves of each engine
 
 
 def section(title: str) -> None:
@@ -174,16 +176,27 @@ def open_engine(command: list[str], options: dict | None = None):
 
 
 def play_game(white, black, opening: str, limit: chess.engine.Limit) -> str:
-    """One game from the opening; the result for white ("1-0", "0-1", "1/2-1/2")."""
+    """One game from the opening; the result for white ("1-0", "0-1", "1/2-1/2").
+
+    Adjudicated (to keep matches short) when both engines agree for ``ADJUDICATE_PLIES``
+    plies in a row that the same side is ahead by ``ADJUDICATE_CP`` or more; a draw after
+    ``MAX_GAME_PLIES`` plies."""
     board = chess.Board()
     for move in opening.split():
         board.push_uci(move)
     players = {chess.WHITE: white, chess.BLACK: black}
+    streak = 0
     while not board.is_game_over(claim_draw=True) and board.ply() < MAX_GAME_PLIES:
-        result = players[board.turn].play(board, limit)
+        result = players[board.turn].play(board, limit, info=chess.engine.INFO_SCORE)
         if result.move is None:
             break
+        score = result.info.get("score")
+        white_cp = score.white().score(mate_score=100_000) if score is not None else 0
+        winning = 1 if white_cp >= ADJUDICATE_CP else -1 if white_cp <= -ADJUDICATE_CP else 0
+        streak = streak + winning if winning and streak * winning >= 0 else winning
         board.push(result.move)
+        if abs(streak) >= ADJUDICATE_PLIES:
+            return "1-0" if streak > 0 else "0-1"
     outcome = board.outcome(claim_draw=True)
     return outcome.result() if outcome is not None else "1/2-1/2"
 

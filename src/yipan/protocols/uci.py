@@ -6,7 +6,9 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
     isready                      -> readyok (once the kernels are loaded)
     ucinewgame                   a new game: the table and the move history are cleared
     setoption name N [value V]   Hash (MB), Threads (1), Move Overhead (ms), OwnBook,
-                                 BookFile (a Polyglot .bin, read through python-chess)
+                                 BookFile (a Polyglot .bin, read through python-chess),
+                                 TablebasePath (yipan's endgame tables; default: their
+                                 usual folder)
     position startpos|fen F [moves m1 m2 ...]
     go [wtime T btime T winc I binc I movestogo N movetime T depth D nodes N infinite]
                                  -> info lines, then bestmove (after "stop" when infinite)
@@ -29,6 +31,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from ..core import GameOptionError, IllegalMoveError, InvalidMoveError, Limit, YipanError
@@ -68,6 +71,7 @@ OPTIONS = (
     Option("Move Overhead", "spin", str(DEFAULT_OVERHEAD_MS), 0, 5000),
     Option("OwnBook", "check", "false"),
     Option("BookFile", "string", ""),
+    Option("TablebasePath", "string", ""),
 )
 
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes",
@@ -187,6 +191,13 @@ class UciEngine:
             self.own_book = value.lower() == "true"
         elif name == "bookfile":
             self.book_file = "" if value == "<empty>" else value
+        elif name == "tablebasepath":
+            from ..games.chess.tablebase import Tablebase, tablebase
+
+            self.stop_search()
+            self.ready.wait()
+            empty = value in ("", "<empty>")
+            self.engine.tables = tablebase() if empty else Tablebase(Path(value))
         else:
             raise ValueError(f"no option {quote(name, 30)}")
 
