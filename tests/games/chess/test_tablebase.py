@@ -170,3 +170,16 @@ def test_the_command_line_builds_lists_and_refuses(tmp_path, capsys):
     # a damaged table is built again
     assert main(["tablebase", "build", "chess", "KRK", "--output", str(tmp_path)]) == 0
     assert load_table(path).longest_mate_plies == 31
+
+
+def test_a_uci_gui_gets_the_tables_mate(folder):
+    from yipan.protocols.uci import UciEngine
+
+    lines: list[str] = []
+    uci = UciEngine(lines.append, hash_mb=1)
+    uci.handle(f"setoption name TablebasePath value {folder}")
+    uci.handle("position fen 8/8/8/4k3/8/8/8/KR6 w - - 0 1")
+    uci.handle("go movetime 100")
+    uci.stop_search()
+    assert any(" score mate 15 " in line for line in lines)
+    assert lines[-1].startswith("bestmove a1b2")
