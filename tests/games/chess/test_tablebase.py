@@ -13,7 +13,7 @@ from yipan.cli.main import main
 from yipan.core import WIN, AnalysisRequest
 from yipan.games.chess import Chess
 from yipan.games.chess.engine import Engine
-from yipan.games.chess.retrograde import decode
+from yipan.games.chess.retrograde import ILLEGAL, decode
 from yipan.games.chess.tablebase import (
     DamagedTableError,
     Tablebase,
@@ -56,13 +56,12 @@ def test_kqk_and_krk_are_won_unless_the_defender_takes_or_is_stalemated(tables, 
     table = tables.table(name)
     values = table.values
     half = values.shape[0] // 2
-    legal_white = [i for i in np.flatnonzero(values[:half] == 0)
-                   if (board := board_of(table, int(i))) is not None and board.is_valid()]
-    assert legal_white == []  # the strong side to move always wins
+    assert not (values[:half] == 0).any()  # the strong side to move always wins
+    legal = values != ILLEGAL
+    assert legal.sum() > 0.6 * values.shape[0]
     for index in np.flatnonzero(values[half:] == 0) + half:
         board = board_of(table, int(index))
-        if board is None or not board.is_valid():
-            continue  # an impossible position (stored as 0)
+        assert board is not None and board.is_valid()
         takes = any(board.is_capture(move) for move in board.legal_moves)
         assert takes or board.is_stalemate(), board.fen()
 
@@ -78,7 +77,7 @@ def test_knnk_is_a_draw(tables):
     values = table.values
     half = values.shape[0] // 2
     assert table.longest_mate_plies == 1  # only a mate on the move, never a forced one
-    assert (values[:half] > 0).sum() < 0.001 * half
+    assert (values[:half] > 0).sum() < 0.001 * (values[:half] != ILLEGAL).sum()
     state = Chess("8/8/8/3k4/8/8/8/1NN1K3 w - - 0 1").initial_state()
     assert tables.probe(state).value == 0
 

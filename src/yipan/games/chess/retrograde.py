@@ -10,7 +10,7 @@ A position is an index::
 (no symmetry is folded: a 4-piece table has 2 * 64**4 = 33.5 million entries, most of them
 legal). Each entry is an int16 for the side to move::
 
-    0        draw (or an impossible position)      d > 0   win, mate in d plies
+    0        draw                                   d > 0   win, mate in d plies
     -(d+1)   loss, mated in d plies (-1: mated now) ILLEGAL  squares shared, pawn on a back
                                                             rank, the side not to move in check
 

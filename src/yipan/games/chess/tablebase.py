@@ -241,7 +241,6 @@ def build_table(material: Material, built: dict[str, Table]) -> Table:
     retrograde.initialise(count, kinds, colours, values, counters, exit_ranks, exit_of,
                           offsets, counts, mirrors, orders, subs)
     retrograde.propagate(count, kinds, colours, values, counters, exit_ranks)
-    values[values == retrograde.ILLEGAL] = 0
     return Table(material, values, int(values.max()), time.perf_counter() - start)
 
 
@@ -330,6 +329,7 @@ class Verdict:
 
     table: str
     value: int  # retrograde layout: d > 0 mate in d plies, -(d+1) mated in d, 0 draw
+    # (ILLEGAL never: a position of a game is legal)
 
     @property
     def outcome(self) -> int:
