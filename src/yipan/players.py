@@ -32,7 +32,8 @@ from .search.players import RandomPlayer, SearchPlayer
 
 __all__ = [
     "LEVELS", "Choice", "HumanPlayer", "MatchResult", "Player", "QuitRequested",
-    "RandomPlayer", "ScriptedPlayer", "SearchPlayer", "UndoRequested", "make_ai", "play_match",
+    "RandomPlayer", "ResignRequested", "ScriptedPlayer", "SearchPlayer", "UndoRequested",
+    "make_ai", "play_match",
 ]
 
 
@@ -44,26 +45,37 @@ class QuitRequested(Exception):  # noqa: N818
     """The human asked to leave, or their input ended."""
 
 
+class ResignRequested(Exception):  # noqa: N818
+    """The human resigned: the game ends, lost."""
+
+
 HUMAN_HELP = """Type a move ({example}), or:
   help   this text
   undo   take back your last move (and the AI's answer)
   moves  list the legal moves
-  quit   leave the game"""
+  resign give up the game
+  quit   leave the game{extra}"""
 
 
 class HumanPlayer:
     """A person at a terminal: reads moves in the game's notation until one is legal.
 
     Nonsense and illegal moves re-prompt with the reason; ``help`` and ``moves`` answer and
-    re-prompt; ``undo`` and ``quit`` (and the end of input, or Ctrl-C) raise UndoRequested and
-    QuitRequested for the game loop.
+    re-prompt; ``undo``, ``resign`` and ``quit`` (and the end of input, or Ctrl-C) raise
+    UndoRequested, ResignRequested and QuitRequested for the game loop. ``extra`` answers
+    the game loop's own words (``fen``, ``pgn``): it returns the text to show, or None for
+    a word it does not know; ``extra_help`` lists them.
     """
 
     def __init__(self, read: Callable[[str], str] = input,
-                 write: Callable[[str], None] = print, name: str = "you") -> None:
+                 write: Callable[[str], None] = print, name: str = "you",
+                 extra: Callable[[str], str | None] | None = None,
+                 extra_help: str = "") -> None:
         self.read = read
         self.write = write
         self.name = name
+        self.extra = extra
+        self.extra_help = extra_help
 
     def choose(self, game: Game, state: Any) -> Choice:
         mark = game.player_names[game.to_move(state)]
@@ -79,9 +91,16 @@ class HumanPlayer:
                 raise QuitRequested
             if command == "undo":
                 raise UndoRequested
+            if command == "resign":
+                raise ResignRequested
             if command in ("help", "h", "?"):
                 examples = [game.format_move(m) for m in list(game.legal_moves(state))[:2]]
-                self.write(HUMAN_HELP.format(example=", ".join(examples) or "a move"))
+                self.write(HUMAN_HELP.format(example=", ".join(examples) or "a move",
+                                             extra=self.extra_help))
+                continue
+            answer = self.extra(command) if self.extra is not None else None
+            if answer is not None:
+                self.write(answer)
                 continue
             if command == "moves":
                 self.write("legal moves: "

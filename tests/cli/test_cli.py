@@ -105,7 +105,7 @@ def test_larger_board_options():
 
 
 @pytest.mark.parametrize("args,message", [
-    (["play", "chess"], "unknown game 'chess'"),
+    (["play", "checkers"], "unknown game 'checkers'"),
     (["solve", "tictactoe", "a1", "a1"], "move 2 (a1): square a1 is taken"),
     (["analyze", "tictactoe", "q7"], "q7 is off the board"),
     (["analyze", "tictactoe", "x-y"], "cannot read"),

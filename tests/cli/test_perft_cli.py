@@ -98,7 +98,7 @@ def test_every_registered_game(capsys, name):
     ["tictactoe", "--depth", "1", "--bogus"],
     ["nim", "3", "-4", "--depth", "1"],
     ["2048", "up", "--depth", "1"],
-    ["chess", "--depth", "1"],
+    ["checkers", "--depth", "1"],
     [],
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args):

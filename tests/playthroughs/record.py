@@ -29,7 +29,8 @@ game's notation, the number of legal moves in the position it leaves (``outcomes
 chance node), and that position. The position is a compact line drawn from the game's
 ``view``: a grid row by row from the top, ``x`` for player 0, ``o`` for player 1, a digit for
 a run of empty cells (as in chess FEN), rows split by ``/``; heaps as their sizes; 2048's
-tiles row by row and the score; any other view as its JSON. The game's own ``figures``
+tiles row by row and the score; a view with a ``fen`` (chess) as that FEN; any other view
+as its JSON. The game's own ``figures``
 follow the result.
 
 How moves are drawn, so that a recording depends on the rules and not on incidental order: a
@@ -152,6 +153,8 @@ def position_line(game: Game, state: Any) -> str:
         return f"{rows} score {view['score']}"
     if kind == "text":
         return " | ".join(view["text"].splitlines())
+    if "fen" in view:
+        return view["fen"]
     return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 

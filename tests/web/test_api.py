@@ -417,8 +417,8 @@ def test_any_search_request_gets_an_answer_never_a_server_error(client: TestClie
 
 @pytest.mark.parametrize("endpoint", ["state", "analyze", "stream"])
 def test_unknown_game_is_404(client: TestClient, endpoint: str) -> None:
-    message = error(client.post(f"/api/games/chess/{endpoint}", json={}), 404)
-    assert "chess" in message and "tictactoe" in message
+    message = error(client.post(f"/api/games/checkers/{endpoint}", json={}), 404)
+    assert "checkers" in message and "tictactoe" in message
 
 
 def test_a_move_list_longer_than_any_game_is_refused(client: TestClient,

@@ -350,12 +350,13 @@ def test_proven_values_read_w_and_l_with_a_legend(open_page) -> None:
 
 def test_the_game_ai_thinks_aloud_and_moves_now(open_page) -> None:
     require_game("connect4")
-    # the AI plays first (player 0) and has 10 s; Move now makes it answer at once
-    page = open_page("?game=connect4&first=ai&engine=ai&level=perfect-10s&moves=4+4")
+    # the AI plays second (its strategy book covers the first player's moves only) and has
+    # 10 s; Move now makes it answer at once
+    page = open_page("?game=connect4&first=human&engine=ai&level=perfect-10s&moves=4+4+3")
     page.locator("#move-now").wait_for(state="visible", timeout=WAIT)
     page.wait_for_timeout(500)
     page.click("#move-now")
-    wait_for_moves(page, 3)
+    wait_for_moves(page, 4)
     assert "stopped" in page.locator("#think-state").inner_text()
     assert float(page.locator("#t-time").inner_text().split()[0]) < 8  # not its 10 s
 
@@ -444,9 +445,9 @@ def test_heaps_are_typed_as_the_hint_says(open_page) -> None:
 
 
 def test_an_unknown_game_in_the_url_says_so(open_page) -> None:
-    page = open_page("?game=chess&moves=e4")
+    page = open_page("?game=checkers&moves=e4")
     wait_for_turn(page)
-    assert "chess" in page.locator("#notice").inner_text()
+    assert "checkers" in page.locator("#notice").inner_text()
     assert page.locator("svg.board .cell").count() == 9  # and a game to play meanwhile
 
 
@@ -524,3 +525,34 @@ def test_text_contrast_is_at_least_4_5_to_1(open_page, query: str) -> None:
     violations = {v["id"]: [node["target"] for node in v["nodes"]][:3]
                   for v in results.response["violations"]}
     assert violations == {}
+def test_chess_a_click_on_a_piece_shows_its_moves_and_a_second_plays(open_page,
+                                                                      tmp_path: Path) -> None:
+    require_game("chess")
+    page = open_page("?game=chess&first=human&engine=ai&level=0.2s")
+    wait_for_turn(page)
+    assert page.locator("svg.board.chess text.piece").count() == 32
+    assert page.locator("svg.board.chess text.coord").count() == 16
+    page.locator('svg.board [data-square="e2"]').click()
+    assert page.locator("svg.board .target").count() == 2  # e3 and e4
+    page.locator('svg.board [data-square="e4"]').click()
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2",
+                           timeout=WAIT)
+    wait_for_turn(page)
+    assert page.locator("svg.board.chess text.piece").count() == 32
+    page.screenshot(path=str(tmp_path / "chess.png"))
+
+
+def test_chess_check_and_promotion_choice(open_page, tmp_path: Path) -> None:
+    require_game("chess")
+    page = open_page("?game=chess&o.fen=4k3%2F1P6%2F8%2F8%2F8%2F8%2F8%2F4K2R+w+K+-+0+1"
+                     "&first=human&engine=ai&level=0.2s")
+    wait_for_turn(page)
+    page.locator('svg.board [data-square="b7"]').click()
+    page.locator('svg.board [data-square="b8"]').click()
+    buttons = page.locator(".promotion button")
+    assert buttons.count() == 4
+    page.locator('.promotion button[data-move="b7b8q"]').click()
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length >= 1",
+                           timeout=WAIT)
+    page.wait_for_selector("svg.board .check", timeout=WAIT)  # the queen checks on b8
+    page.screenshot(path=str(tmp_path / "chess-promotion.png"))

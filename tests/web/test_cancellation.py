@@ -9,6 +9,7 @@ import contextlib
 import random
 
 from yipan.core import Limit
+from yipan.web import workers
 from yipan.web.engines import SearchJob
 from yipan.web.workers import SearchFailed, SearchRunner
 
@@ -18,8 +19,8 @@ X_WINS_NEXT = ("a1", "a2", "b1", "b2")
 # a pipe writes at once), the first within milliseconds
 LARGE = SearchJob(game="kayles", moves=(), engine="alphabeta", limit=Limit(time=5),
                   options={"heaps": [20] * 20}, analysis=True)
-# the Connect Four solver early in the game, as its own analysis runs it: a numba kernel that
-# polls no stop flag (the AI solves in slices and heeds one between them)
+# the Connect Four solver early in the game, as its own analysis runs it (in numba slices,
+# the stop flag asked between them); given no grace at all to answer, its worker is killed
 STUBBORN = SearchJob(game="connect4", moves=("4",), engine="analysis", limit=Limit(time=20))
 QUICK = SearchJob(game="tictactoe", moves=X_WINS_NEXT, engine="alphabeta", limit=Limit(time=5))
 
@@ -43,6 +44,7 @@ async def scenario(cycles: int, stubborn: int) -> tuple[dict, SearchRunner]:
         rng = random.Random(7)
         await asyncio.gather(hammer(runner, random.Random(rng.random()), cycles),
                              hammer(runner, random.Random(rng.random()), cycles))
+        workers.GRACE = 0.0  # no time to say it stopped: the kill-and-replace path
         for _ in range(stubborn):
             await start_and_stop(runner, STUBBORN, 0.2)
         while runner.running:  # the stopped searches' workers answer or are replaced
@@ -53,12 +55,13 @@ async def scenario(cycles: int, stubborn: int) -> tuple[dict, SearchRunner]:
         runner.close()
 
 
-def test_the_runner_survives_thousands_of_stopped_searches() -> None:
+def test_the_runner_survives_thousands_of_stopped_searches(monkeypatch) -> None:
+    monkeypatch.setattr(workers, "GRACE", workers.GRACE)  # restored after the test
     answer, runner = asyncio.run(asyncio.wait_for(scenario(cycles=1000, stubborn=4), 500))
     assert answer["move"] == "c1"
     assert runner.searches == 2 * 1000 + 4 + 1
     assert runner.cancelled >= 1000  # most were stopped before they finished
-    assert runner.killed >= 4  # the kernels that cannot be asked were killed, and replaced
+    assert runner.killed >= 4  # those given no grace were killed, and replaced
     assert runner.running == 0
 
 

@@ -26,6 +26,8 @@ COMMAND_MODULES = (
     "yipan.cli.prepare",
     "yipan.cli.perft",
     "yipan.cli.poker",
+    "yipan.cli.uci",
+    "yipan.cli.tablebase",
 )
 
 

@@ -16,8 +16,15 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..core import CHANCE, Game, describe_value
-from ..players import HumanPlayer, Player, QuitRequested, UndoRequested, make_ai
+from ..core import CHANCE, Game, GameHooks, describe_value
+from ..players import (
+    HumanPlayer,
+    Player,
+    QuitRequested,
+    ResignRequested,
+    UndoRequested,
+    make_ai,
+)
 from .common import UsageError, seconds, start_game_command
 
 
@@ -40,41 +47,68 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    args, game, _hooks = start_game_command("play", args.argv, "Play against the AI.",
-                                            add_play_arguments)
+    args, game, hooks = start_game_command("play", args.argv, "Play against the AI.",
+                                           add_play_arguments)
     rng = random.Random(args.seed)
     if game.info.players == 1:
         if args.first == "ai":
             raise UsageError(f"{game.info.title} has one player: you (try `yipan watch "
                              f"{game.info.name}` to watch the AI play it)")
-        return play_interactive(game, None, human_side=0, rng=rng)
+        return play_interactive(game, None, human_side=0, rng=rng, hooks=hooks)
     ai = make_ai(game, args.level, rng, args.time)
     human = 0 if args.first == "human" else 1
-    return play_interactive(game, ai, human_side=human, rng=rng)
+    return play_interactive(game, ai, human_side=human, rng=rng, hooks=hooks)
 
 
 def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
                      rng: random.Random | None = None, read: Callable[[str], str] = input,
-                     out: TextIO | None = None, state: Any = None) -> int:
-    """Run a human-vs-AI game on the terminal; returns the exit status (0)."""
+                     out: TextIO | None = None, state: Any = None,
+                     hooks: GameHooks | None = None) -> int:
+    """Run a human-vs-AI game on the terminal; returns the exit status (0).
+
+    Besides moves and the human player's words (help, undo, resign, quit...), the name of a
+    figure of the game (chess: ``fen``) prints it, and the name of a format of its hooks'
+    ``export`` (chess: ``pgn``) prints the game so far in it."""
     out = out or sys.stdout
     rng = rng or random.Random()
 
     def say(text: str = "") -> None:
         print(text, file=out, flush=True)
 
-    human = HumanPlayer(read, say)
+    played: list[Any] = []  # played[i] leads from history[i] to history[i + 1]
+
+    def exports() -> dict[str, str]:
+        if hooks is None or hooks.export is None:
+            return {}
+        return dict(hooks.export(game, history[0], list(played)))
+
+    def extra(word: str) -> str | None:
+        figures = game.figures(history[-1])
+        if word in figures:
+            return f"{word}: {figures[word]}"
+        if hooks is not None and hooks.export is not None:
+            return exports().get(word)
+        return None
+
+    start = game.initial_state() if state is None else state
+    words = [*game.figures(start)]
+    if hooks is not None and hooks.export is not None:
+        words += list(hooks.export(game, start, []))
+    extra_help = "".join(f"\n  {word:<6} show the game's {word}" for word in words)
+    human = HumanPlayer(read, say, extra=extra, extra_help=extra_help)
 
     def after(position: Any) -> list[Any]:
-        """The position, and the chance draws that follow it until a player is to move."""
+        """The position, and the chance draws that follow it until a player is to move
+        (each draw recorded in ``played``)."""
         states = [position]
         while game.outcome(states[-1]) is None and game.to_move(states[-1]) == CHANCE:
             outcomes = game.chance_outcomes(states[-1])
             draw = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
             states.append(game.play(states[-1], draw))
+            played.append(draw)
         return states
 
-    history = after(game.initial_state() if state is None else state)
+    history = after(start)
     names = game.player_names
 
     def board(position: Any) -> str:
@@ -94,12 +128,15 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
         if mover != human_side and ai is not None:
             say("thinking...")
             choice = ai.choose(game, current)
-            history.extend(after(game.play_checked(current, choice.move)))
+            child = game.play_checked(current, choice.move)
+            played.append(choice.move)
+            history.extend(after(child))
             note = ""
             if choice.result is not None:
                 result = choice.result
                 value = result.move_values.get(choice.move, result.value)
-                note = f" ({describe_value(value, result.exact, result.scale)} for the AI)"
+                words = describe_value(value, result.exact, result.scale, result.bounded)
+                note = f" ({words} for the AI)"
             say(f"AI plays {game.format_move(choice.move)}{note}")
             say()
             say(board(history[-1]))
@@ -110,15 +147,23 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
             say()
             say("bye: game left unfinished")
             return 0
+        except ResignRequested:
+            say()
+            winner = f"the AI wins ({names[1 - human_side]})" if ai is not None else "game over"
+            say(f"you resign: {winner}.")
+            return 0
         except UndoRequested:
             earlier = _previous_turn(game, history, human_side)
             if earlier is None:
                 say("nothing to undo")
             else:
                 del history[earlier + 1:]
+                del played[earlier:]
                 say(board(history[-1]))
             continue
-        history.extend(after(game.play(current, move)))
+        child = game.play(current, move)
+        played.append(move)
+        history.extend(after(child))
         say()
         say(board(history[-1]))
     say()

@@ -71,6 +71,7 @@ class Analysis:
     depth: int = 0
     exact: bool = False
     scale: str = "minimax"
+    bounded: bool = False  # a proved win or loss whose length the value only bounds
     nodes: int = 0
     seconds: float = 0.0
     engine: str = ""
@@ -88,6 +89,7 @@ class Analysis:
             outcome=outcome_of(result.value, result.exact), pv=tuple(result.pv),
             move_values=_frozen(result.move_values), move_outcomes=_frozen(outcomes),
             depth=result.depth, exact=result.exact, scale=result.scale,
+            bounded=result.bounded,
             nodes=result.stats.nodes, seconds=result.stats.elapsed, engine=engine,
             extra=_frozen({**search_figures(result.stats), **(extra or {})}))
 
@@ -97,7 +99,7 @@ class Analysis:
         if self.value is None:
             return OUTCOME_WORDS.get(self.outcome, "unknown") if self.outcome is not None \
                 else "unknown"
-        return describe_value(self.value, self.exact, self.scale)
+        return describe_value(self.value, self.exact, self.scale, self.bounded)
 
     def to_json(self, game: Game, state: Any, moves: list[str]) -> dict[str, Any]:
         """The documented JSON object (module docstring)."""

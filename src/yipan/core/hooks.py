@@ -28,6 +28,12 @@ that listing the games imports none of them.
         load the game's compiled kernels (numba compiles them the first time on a machine),
         so that no clock is running while it happens: the CLI, the web workers and the
         protocols call it before they start timing a move
+    export(game, start, moves) -> {format: text}
+        a game played, from ``start`` by ``moves``, in the formats its players use (chess:
+        ``{"pgn": ...}``); ``yipan play`` prints one when its name is typed
+    perft(game, state, depth) -> {move: leaves}
+        ``yipan perft`` by the game's own fast counter (a numba kernel): the leaves below
+        each legal move, as ``yipan.search.perft.divide`` counts them
     options
         options the game adds to a command (``yipan solve connect4 --weak``), passed to its
         hooks in ``request.options``
@@ -106,6 +112,8 @@ MakeAI = Callable[[Any, str, random.Random, "float | None"], Player]
 MakeThinker = Callable[[Any, str, random.Random, "float | None"], Thinker]
 Analyze = Callable[[Any, Any, AnalysisRequest], Analysis]
 BuildBook = Callable[[Any, BookRequest], BookReport]
+Perft = Callable[[Any, Any, int], "Mapping[Any, int]"]
+Export = Callable[[Any, Any, "list[Any]"], "Mapping[str, str]"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +126,8 @@ class GameHooks:
     solve: Analyze | None = None
     build_book: BuildBook | None = None
     prepare: Callable[[Any], None] | None = None
+    perft: Perft | None = None
+    export: Export | None = None
     options: tuple[CommandOption, ...] = ()
     ai_summary: str = ""
 

@@ -55,11 +55,14 @@ evaluation (the game's units), ``mean`` an MCTS mean result in [-1, 1] for the s
 average under a strategy profile (poker: chips; CFR)."""
 
 
-def describe_value(value: float, exact: bool = True, scale: str = "minimax") -> str:
+def describe_value(value: float, exact: bool = True, scale: str = "minimax",
+                   bounded: bool = False) -> str:
     """Words for a value: ``win in 3``, ``loss in 4``, ``draw``, ``heuristic +12``,
     ``62% expected score`` (MCTS), ``expected score 1,234`` (a one-player game)."""
     plies = plies_to_end(value)
     if plies is not None:
+        if bounded:  # a proved result whose length is only bounded (a win kept, not timed)
+            return f"win within {plies}" if value > 0 else f"loss, not before {plies}"
         return f"{'win' if value > 0 else 'loss'} in {plies}"
     if scale == "payoff":
         return f"expected payoff {value:+.4f}"
@@ -132,6 +135,7 @@ class SearchResult:
     exact: bool = False
     stats: SearchStats = SearchStats()
     scale: str = "minimax"  # how to read an unproven value (SCALES)
+    bounded: bool = False  # a win or loss proved, its length only bounded by the value
 
 
 class Budget:

@@ -22,7 +22,7 @@ import time as wall_clock
 from collections.abc import Callable, Iterator
 from types import MappingProxyType
 
-from ...core import Choice, Limit, Player, SearchResult, SearchStats, Thinker, WIN, last_choice
+from ...core import WIN, Choice, Limit, SearchResult, SearchStats, Thinker, last_choice
 from ...search.mcts import MCTSStats
 from ...search.players import SearchPlayer
 from .book import OpeningBook, shipped_book
@@ -126,10 +126,10 @@ class ConnectFourPlayer:
         return Budget(deadline=start + self.time * share, stop=self._stop, clock=self.clock)
 
     def _result(self, move: int, values: dict[int, int], *, exact: bool, start: float,
-                depth: int) -> SearchResult:
+                depth: int, bounded: bool = False) -> SearchResult:
         return SearchResult(
             move=move, value=values[move], pv=(move,),
-            move_values=MappingProxyType(values), depth=depth, exact=exact,
+            move_values=MappingProxyType(values), depth=depth, exact=exact, bounded=bounded,
             stats=SearchStats(nodes=self.solver.total_nodes,
                               elapsed=self.clock() - start))
 
@@ -143,7 +143,8 @@ class ConnectFourPlayer:
         if col is None:
             return None
         slowest = WIN - (self.game.cells - state.moves)
-        return self._result(col, {col: slowest}, exact=False, start=start, depth=0)
+        return self._result(col, {col: slowest}, exact=False, start=start, depth=0,
+                            bounded=True)
 
     def _from_book(self, state: Position, start: float) -> SearchResult | None:
         """When the opening book knows every child (or a move wins at once): the best."""
@@ -192,14 +193,16 @@ class ConnectFourPlayer:
                 if keeps is None:
                     break  # out of time before a move was proved
                 if keeps:
+                    bounded = False
                     if target == score:
                         value, exact = score_to_value(score, state.moves, game.cells), True
                     elif target > 0:  # a win of unknown length: the slowest win is given
                         value, exact = WIN - (game.cells - state.moves), False
+                        bounded = True
                     else:  # a draw when the position is at most one, else at least one
                         value, exact = 0, outcome.high == 0
                     return self._result(col, {col: value}, exact=exact, start=start,
-                                        depth=game.cells - state.moves)
+                                        depth=game.cells - state.moves, bounded=bounded)
         return None  # no move proved in time
 
     # -- the judgement ------------------------------------------------------------------------

@@ -11,6 +11,9 @@
 //   table  {pieces: "cards"|"dice", seats: [{name, hand: ["K"|"?"], staked, to_move, folded}, ..],
 //           board: ["Q"], pot, history: ["check", "bet", "/", ...], status}
 //          (a card table: ui.bottom is the seat drawn nearest, the person's own)
+//   chess  {board[r][c] = "K"|"q"|...|null (rank 8 first, white upper case), files, ranks,
+//           turn, check: square|null, moves: {from: [{to, move, promotion}, ...]}, fen}
+//           (click a piece, then a target; a promotion asks which piece)
 //   text   {text}                      (anything else: the game's own rendering, and move buttons)
 //
 // Every board can be played from the keyboard: its cells (or tokens) are focusable, the arrow
@@ -126,6 +129,7 @@ const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 export function playerName(position, player) {
   if (position.players === 1) return "you";
   if (position.view.kind === "table") return capital(position.view.seats[player].name);
+  if (position.view.kind === "chess") return ["White", "Black"][player];
   const names = position.player_names ?? [];
   return names[player] ? capital(names[player]) : `Player ${player + 1}`;
 }
@@ -147,7 +151,7 @@ export function pieceSwatch(position, player) {
 
 // -- the board ------------------------------------------------------------------------------------
 // ui: {marks: {move: mark}|null, pv: [move, ...]|null, canMove, onMove(move)}
-const DRAW = { grid: drawGrid, heaps: drawHeaps, tiles: drawTiles, table: drawTable };
+const DRAW = { grid: drawGrid, heaps: drawHeaps, tiles: drawTiles, table: drawTable, chess: drawChess };
 const focusMemory = { kind: null, key: null }; // the focused cell, kept across redraws
 
 export function drawBoard(container, position, ui) {
@@ -201,7 +205,7 @@ function keyboard(board, ui, neighbour) {
 // Buttons for the legal moves, with their values: for boards without cells to click.
 export function drawMoveButtons(container, position, ui) {
   container.replaceChildren();
-  if (position.view.kind === "grid") return;
+  if (position.view.kind === "grid" || position.view.kind === "chess") return;
   const shown = position.legal_moves.slice(0, MAX_BUTTONS);
   for (const move of shown) {
     const button = html("button", { type: "button", class: "chip", "data-move": move }, container);
@@ -779,5 +783,120 @@ export function drawRangeGrid(container, values, scale) {
                     "font-weight": 700, fill: "#222" }, cell).textContent = label;
       svg("title", {}, cell).textContent = `${hand}: ${label}`;
     }
+  }
+}
+
+// -- chess ----------------------------------------------------------------------------------------
+// One piece glyph for both colours (the filled set), painted white or black with an outline.
+const CHESS_GLYPHS = { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+let chessSelection = { fen: null, from: null }; // the piece picked, kept across redraws
+
+function chessSquare(view, name) {
+  // a square name ("e4") to its row (0 = rank 8) and column
+  return [view.ranks.indexOf(name[1]), view.files.indexOf(name[0])];
+}
+
+function drawChess(container, position, ui) {
+  const view = position.view;
+  const size = 100, margin = 34;
+  const width = 8 * size + margin + 8, height = 8 * size + margin + 8;
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board chess", role: "grid",
+                             "aria-label": "chess board" }, container);
+  fitWidth(board, width, height);
+  svg("rect", { x: 0, y: 0, width, height, rx: 10, fill: "#f3ead9", stroke: "#b8a382" }, board);
+  if (chessSelection.fen !== view.fen) chessSelection = { fen: view.fen, from: null };
+  const selected = chessSelection.from;
+  const targets = new Map(); // square -> the moves from the selected piece to it
+  for (const option of (selected && view.moves[selected]) || []) {
+    if (!targets.has(option.to)) targets.set(option.to, []);
+    targets.get(option.to).push(option);
+  }
+  const pvFirst = ui.pv && ui.pv.length ? ui.pv[0] : null;
+  const left = margin, top = 8;
+  for (let r = 0; r < 8; r++) {
+    for (let c = 0; c < 8; c++) {
+      const name = view.files[c] + view.ranks[r];
+      const x = left + c * size, y = top + r * size;
+      const cell = svg("g", { class: "square", "data-square": name }, board);
+      const dark = (r + c) % 2 === 1;
+      let fill = dark ? "#b58863" : "#f0d9b5";
+      if (name === selected) fill = "#e2c35a";
+      svg("rect", { x, y, width: size, height: size, fill, class: "sq" }, cell);
+      if (view.check === name) {
+        svg("circle", { cx: x + size / 2, cy: y + size / 2, r: size * 0.47, fill: "rgba(220, 30, 30, 0.55)",
+                        class: "check" }, cell);
+      }
+      if (pvFirst && (pvFirst.slice(0, 2) === name || pvFirst.slice(2, 4) === name)) {
+        svg("rect", { x: x + 3, y: y + 3, width: size - 6, height: size - 6, fill: "none",
+                      stroke: "rgba(40, 110, 200, 0.8)", "stroke-width": 6, class: "pv" }, cell);
+      }
+      const piece = view.board[r][c];
+      if (piece) {
+        const white = piece === piece.toUpperCase();
+        svg("text", { x: x + size / 2, y: y + size / 2 + 4, "text-anchor": "middle",
+                      "dominant-baseline": "central", "font-size": 78,
+                      fill: white ? "#fffdf8" : "#1d1b19", stroke: white ? "#1d1b19" : "#fffdf8",
+                      "stroke-width": white ? 2.5 : 1, class: `piece ${white ? "white" : "black"}`,
+                      "pointer-events": "none" }, cell).textContent = CHESS_GLYPHS[piece.toLowerCase()];
+      }
+      if (targets.has(name)) {
+        svg("circle", { cx: x + size / 2, cy: y + size / 2, r: piece ? size * 0.46 : size * 0.15,
+                        fill: piece ? "none" : "rgba(30, 90, 40, 0.45)",
+                        stroke: piece ? "rgba(30, 90, 40, 0.6)" : "none", "stroke-width": 7,
+                        class: "target", "pointer-events": "none" }, cell);
+      }
+      const movable = ui.canMove && (view.moves[name] || targets.has(name));
+      if (movable) cell.classList.add("playable");
+      cell.style.cursor = movable ? "pointer" : "default";
+    }
+  }
+  // coordinates: files under the board, ranks to its left
+  for (let c = 0; c < 8; c++) {
+    svg("text", { x: left + c * size + size / 2, y: top + 8 * size + margin / 2, "text-anchor": "middle",
+                  "dominant-baseline": "central", "font-size": 22, fill: "#6d5c44", class: "coord" }, board)
+      .textContent = view.files[c];
+  }
+  for (let r = 0; r < 8; r++) {
+    svg("text", { x: margin / 2, y: top + r * size + size / 2, "text-anchor": "middle",
+                  "dominant-baseline": "central", "font-size": 22, fill: "#6d5c44", class: "coord" }, board)
+      .textContent = view.ranks[r];
+  }
+  board.addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-square]");
+    if (!cell || !ui.canMove) return;
+    const name = cell.getAttribute("data-square");
+    if (targets.has(name)) {
+      const options = targets.get(name);
+      if (options.length === 1) {
+        chessSelection = { fen: view.fen, from: null };
+        ui.onMove(options[0].move);
+      } else {
+        choosePromotion(container, options, ui, view);
+      }
+      return;
+    }
+    chessSelection = { fen: view.fen, from: view.moves[name] && name !== selected ? name : null };
+    container.replaceChildren();
+    drawChess(container, position, ui);
+  });
+}
+
+// Several moves to one square differ only by the piece a pawn becomes: ask which.
+function choosePromotion(container, options, ui, view) {
+  const white = view.turn === "white";
+  const chooser = html("div", { class: "promotion", role: "dialog", "aria-label": "promote to" }, container);
+  chooser.style.cssText = "display:flex;gap:8px;justify-content:center;margin-top:8px";
+  for (const letter of ["q", "r", "b", "n"]) {
+    const option = options.find((o) => o.promotion === letter);
+    if (!option) continue;
+    const glyph = CHESS_GLYPHS[letter];
+    const button = html("button", { type: "button", class: "chip promote", "data-move": option.move,
+                                    title: `promote to ${letter}` }, chooser, glyph);
+    button.style.fontSize = "2rem";
+    button.style.color = white ? "#7a6a55" : "#1d1b19";
+    button.addEventListener("click", () => {
+      chessSelection = { fen: view.fen, from: null };
+      ui.onMove(option.move);
+    });
   }
 }

@@ -1,0 +1,14 @@
+"""Chess: the rules (``Chess``) over a numba bitboard move generator (``board``), an engine
+(``search``, ``evaluation``, driven by ``engine``), and endgame tables by retrograde analysis
+(``tablebase``)."""
+
+from pathlib import Path
+
+from ...native import drop_stale_cache
+
+KERNEL_MODULES = ("bits.py", "board.py", "evaluation.py", "search.py", "retrograde.py")
+drop_stale_cache(Path(__file__).parent, KERNEL_MODULES)  # before any kernel module is imported
+
+from .rules import Chess, Position  # noqa: E402 - after the cache guard
+
+__all__ = ["Chess", "Position"]

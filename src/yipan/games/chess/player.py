@@ -1,0 +1,57 @@
+"""Chess's AI player for ``make_ai``: the engine at a level, under a time a move.
+
+- ``perfect``: the full engine for ``time`` seconds a move (default 2);
+- ``medium``: a 4-ply search;
+- ``easy``: a 2-ply search, and one move in three a random legal move.
+"""
+
+from __future__ import annotations
+
+import random
+from types import MappingProxyType
+
+from ...core import Choice, GameOptionError, Limit, SearchResult, SearchStats
+from .engine import Engine, Iteration, to_value
+from .rules import Chess, Position
+
+DEFAULT_MOVE_SECONDS = 2.0
+LEVEL_DEPTHS = {"perfect": None, "medium": 4, "easy": 2}
+EASY_RANDOM_SHARE = 1 / 3
+
+
+def search_result(iteration: Iteration, exact: bool = False) -> SearchResult:
+    """An engine iteration as the generic SearchResult (value in ``WIN - ply`` terms)."""
+    value = to_value(iteration.score)
+    return SearchResult(
+        move=iteration.move, value=value, pv=iteration.pv,
+        move_values=MappingProxyType({iteration.move: value}), depth=iteration.depth,
+        exact=exact, stats=SearchStats(nodes=iteration.nodes, tt_hits=iteration.table_hits,
+                                       elapsed=iteration.seconds))
+
+
+class ChessPlayer:
+    """The engine as a ``Player`` (one table kept from move to move)."""
+
+    def __init__(self, level: str = "perfect", rng: random.Random | None = None,
+                 time: float | None = None, engine: Engine | None = None) -> None:
+        if level not in LEVEL_DEPTHS:
+            raise GameOptionError(f"unknown level {level!r}; levels: {', '.join(LEVEL_DEPTHS)}")
+        self.level = level
+        self.rng = rng or random.Random()
+        self.time = DEFAULT_MOVE_SECONDS if time is None else time
+        self.engine = engine or Engine()
+        self.name = f"yipan chess ({level})"
+
+    def choose(self, game: Chess, state: Position) -> Choice:
+        moves = game.legal_moves(state)
+        if self.level == "easy" and self.rng.random() < EASY_RANDOM_SHARE:
+            return Choice(self.rng.choice(moves))
+        limit = Limit(depth=LEVEL_DEPTHS[self.level], time=self.time)
+        iteration = self.engine.think(state, limit)
+        assert iteration is not None  # the game is not over: there is a move
+        return Choice(iteration.move, search_result(iteration))
+
+
+def make_ai(game: Chess, level: str, rng: random.Random, time: float | None) -> ChessPlayer:
+    """Chess's AI (its hooks' ``make_ai``)."""
+    return ChessPlayer(level, rng, time)

@@ -1,0 +1,477 @@
+"""The engine's search, in numba: principal variation search with the usual refinements.
+
+``search(ctx, ply, depth, alpha, beta, null_allowed)`` is negamax over ``ctx.stack[ply]``
+(scores for the side to move there). Its contract, as for any fail-soft alpha-beta::
+
+    v = search(..., alpha, beta)
+    v <= alpha: the true value is at most v;  v >= beta: at least v;  else v is exact
+    (for the tree the pruning rules leave: null move and reductions make it a guess)
+
+At ``depth <= 0`` it is the quiescence search: the side to move may stand pat on the static
+evaluation or try captures and queen promotions whose static exchange (SEE) does not lose
+material; in check, every evasion. Above it, in order:
+
+- draws by the fifty-move rule, repetition (once within the search is enough) and
+  insufficient material; mate-distance pruning;
+- the transposition table (``ctx.table``, one 64-bit key and one 64-bit entry a slot,
+  replaced when deeper or from an older search); its move is tried first;
+- a check extension (a side in check searches one ply deeper);
+- reverse futility (a static evaluation far above beta at low depth returns) and the null
+  move (pass; if a search reduced by R = 3 + depth / 6 still fails high, so does this node);
+- moves ordered: table move, captures by SEE and MVV-LVA, killer moves, history counts;
+- late move reductions (quiet moves after the first few searched shallower by
+  log(depth) * log(index) / 2.25, searched again at full depth when they beat alpha), and
+  principal variation search (a null window after the first move);
+- futility and late-move pruning of quiet moves at the last plies of non-PV nodes.
+
+Mates are ``MATE - ply`` (mate in ``ply`` plies from the root), stored in the table relative
+to the node. The driver (``engine.py``) converts them to yipan's ``WIN - ply``.
+
+The search stops when ``ctx.control[STOP]`` becomes 1: set here when the node budget is
+spent, or by another thread (the kernel runs without the GIL) for time and "stop now";
+every node reads it, so a stop takes effect at once. The result of a stopped search is
+garbage and the driver discards it.
+
+It is the only recursive kernel and is called from Python only (see ``board.perft``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from .board import (
+    BISHOP,
+    BLACK,
+    EN_PASSANT,
+    HALFMOVE,
+    KEY,
+    KING,
+    KING_ATTACKS,
+    KNIGHT,
+    KNIGHT_ATTACKS,
+    MAX_MOVES,
+    PAWN,
+    PAWN_ATTACKS,
+    POSITION_SIZE,
+    QUEEN,
+    ROOK,
+    SIDE,
+    SQUARE_BIT,
+    WHITE,
+    bishop_attacks,
+    checkers_of,
+    generate,
+    insufficient_material,
+    make_move,
+    make_null_move,
+    piece_on,
+    rook_attacks,
+)
+from .evaluation import SEE_VALUE, evaluate
+
+MATE = 30_000
+MATE_BOUND = MATE - 1_000  # scores beyond are mates
+INFINITE = 32_000
+MAX_PLY = 120
+MAX_HISTORY = 1_024  # game positions remembered for repetitions (since the last pawn move)
+
+# control: counters and switches shared with the driver
+NODES, MAX_NODES, STOP, SELDEPTH, HISTORY_LENGTH, BEST_MOVE, BEST_SCORE, TT_HITS, \
+    GENERATION, ROOT_MOVES_SEARCHED = range(10)
+CONTROL_SIZE = 16
+
+# table entry bits: move 0-16, score + 32768 in 17-32, depth 33-39, bound 40-41, age 42-49
+EXACT, LOWER, UPPER = 1, 2, 3
+SCORE_SHIFT, DEPTH_SHIFT, BOUND_SHIFT, AGE_SHIFT = 17, 33, 40, 42
+
+# move ordering keys
+TABLE_MOVE_KEY = 1 << 30
+GOOD_CAPTURE_KEY = 1 << 28
+KILLER_KEY = 1 << 26
+BAD_CAPTURE_KEY = -(1 << 20)
+HISTORY_CAP = 1 << 20
+
+FUTILITY_MARGIN = 120  # a quiet move at depth d is pruned when eval + d * this <= alpha
+REVERSE_FUTILITY_MARGIN = 90
+DELTA_MARGIN = 200  # quiescence: a capture that cannot lift the score to alpha is skipped
+
+Context = namedtuple("Context", [
+    "stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers", "history",
+    "pv", "pv_length", "path_keys", "control", "scratch", "reductions",
+])
+
+
+def _reduction_table() -> np.ndarray:
+    table = np.zeros((64, 64), dtype=np.int64)
+    for depth in range(1, 64):
+        for index in range(1, 64):
+            table[depth, index] = int(0.75 + math.log(depth) * math.log(index) / 2.25)
+    return table
+
+
+def new_context(table_megabytes: int) -> Context:
+    """Working memory for one engine: the table takes ``table_megabytes`` (16 bytes a slot,
+    a power of two slots), the rest about 1 MB."""
+    slots = 1 << 10
+    while slots * 2 * 16 <= table_megabytes * (1 << 20):
+        slots *= 2
+    return Context(
+        stack=np.zeros((MAX_PLY + 2, POSITION_SIZE), dtype=np.int64),
+        moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
+        keys_of_moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
+        table_keys=np.zeros(slots, dtype=np.int64),
+        table_entries=np.zeros(slots, dtype=np.int64),
+        killers=np.zeros((MAX_PLY + 2, 2), dtype=np.int64),
+        history=np.zeros((2, 64, 64), dtype=np.int64),
+        pv=np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int64),
+        pv_length=np.zeros(MAX_PLY + 2, dtype=np.int64),
+        path_keys=np.zeros(MAX_HISTORY + MAX_PLY + 2, dtype=np.int64),
+        control=np.zeros(CONTROL_SIZE, dtype=np.int64),
+        scratch=np.zeros(64, dtype=np.int64),
+        reductions=_reduction_table(),
+    )
+
+
+# -- static exchange evaluation -------------------------------------------------------------------
+@njit(cache=True)
+def see(position: np.ndarray, move: int, gains: np.ndarray) -> int:
+    """The material the side to move wins by ``move`` and the best sequence of recaptures on
+    its square (each side may stop when going on would lose), least valuable attacker first;
+    ``gains`` is scratch (32 entries)."""
+    origin = move & 63
+    target = (move >> 6) & 63
+    promotion = (move >> 12) & 7
+    moving = piece_on(position, origin)
+    if (move >> 15) & 3 == EN_PASSANT:
+        gains[0] = SEE_VALUE[PAWN]
+    else:
+        victim = piece_on(position, target)
+        gains[0] = SEE_VALUE[victim] if victim >= 0 else 0
+    on_square = SEE_VALUE[moving]
+    if promotion:
+        gains[0] += SEE_VALUE[promotion] - SEE_VALUE[PAWN]
+        on_square = SEE_VALUE[promotion]
+    occupied = (position[WHITE] | position[BLACK]) ^ SQUARE_BIT[origin]
+    diagonal = position[BISHOP] | position[QUEEN]
+    straight = position[ROOK] | position[QUEEN]
+    attackers = ((PAWN_ATTACKS[1, target] & position[PAWN] & position[WHITE])
+                 | (PAWN_ATTACKS[0, target] & position[PAWN] & position[BLACK])
+                 | (KNIGHT_ATTACKS[target] & position[KNIGHT])
+                 | (KING_ATTACKS[target] & position[KING])
+                 | (bishop_attacks(target, occupied) & diagonal)
+                 | (rook_attacks(target, occupied) & straight)) & occupied
+    side = 1 - position[SIDE]
+    depth = 0
+    while True:
+        mine = attackers & position[WHITE + side]
+        if mine == 0 or depth >= 30:
+            break
+        kind = PAWN
+        while kind <= KING and mine & position[kind] == 0:
+            kind += 1
+        depth += 1
+        gains[depth] = on_square - gains[depth - 1]
+        if max(-gains[depth - 1], gains[depth]) < 0:
+            break  # neither side wants to go on
+        bit = mine & position[kind]
+        bit &= -bit
+        occupied ^= bit
+        attackers ^= bit
+        if kind == PAWN or kind == BISHOP or kind == QUEEN:  # noqa: SIM109 - kernel code
+            attackers |= bishop_attacks(target, occupied) & diagonal & occupied
+        if kind == ROOK or kind == QUEEN:  # noqa: SIM109
+            attackers |= rook_attacks(target, occupied) & straight & occupied
+        on_square = SEE_VALUE[kind]
+        side = 1 - side
+    while depth > 0:
+        gains[depth - 1] = -max(-gains[depth - 1], gains[depth])
+        depth -= 1
+    return gains[0]
+
+
+# -- the transposition table -----------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _to_table(score: int, ply: int) -> int:
+    if score > MATE_BOUND:
+        return score + ply
+    if score < -MATE_BOUND:
+        return score - ply
+    return score
+
+
+@njit(cache=True, inline="always")
+def _from_table(score: int, ply: int) -> int:
+    if score > MATE_BOUND:
+        return score - ply
+    if score < -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@njit(cache=True)
+def store(ctx: Context, key: int, move: int, score: int, depth: int, bound: int,
+          ply: int) -> None:
+    slot = key & (ctx.table_keys.shape[0] - 1)
+    entry = ctx.table_entries[slot]
+    age = ctx.control[GENERATION] & 255
+    if ctx.table_keys[slot] == key:
+        if move == 0:
+            move = entry & 0x1FFFF  # keep the move a shallower search found
+    elif entry != 0 and ((entry >> AGE_SHIFT) & 255) == age \
+            and ((entry >> DEPTH_SHIFT) & 127) > depth + 2:
+        return  # a deeper entry of this search stays
+    ctx.table_keys[slot] = key
+    ctx.table_entries[slot] = (move | ((_to_table(score, ply) + 32768) << SCORE_SHIFT)
+                               | (max(depth, 0) << DEPTH_SHIFT) | (bound << BOUND_SHIFT)
+                               | (age << AGE_SHIFT))
+
+
+# -- move ordering ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _order(ctx: Context, ply: int, count: int, table_move: int, quiescence: bool) -> None:
+    """Give each generated move its ordering key (higher first)."""
+    position = ctx.stack[ply]
+    moves = ctx.moves[ply]
+    keys = ctx.keys_of_moves[ply]
+    enemy = position[WHITE + 1 - position[SIDE]]
+    side = position[SIDE]
+    for index in range(count):
+        move = moves[index]
+        target = (move >> 6) & 63
+        if move == table_move:
+            keys[index] = TABLE_MOVE_KEY
+        elif enemy & SQUARE_BIT[target] or (move >> 15) & 3 == EN_PASSANT \
+                or (move >> 12) & 7 == QUEEN:
+            victim = piece_on(position, target)
+            value = SEE_VALUE[victim] if victim >= 0 else SEE_VALUE[PAWN]
+            attacker = piece_on(position, move & 63)
+            mvv_lva = 10 * value - SEE_VALUE[attacker] // 10
+            if see(position, move, ctx.scratch) >= 0:
+                keys[index] = GOOD_CAPTURE_KEY + mvv_lva
+            else:
+                keys[index] = BAD_CAPTURE_KEY + mvv_lva
+        elif quiescence:
+            keys[index] = 0
+        elif move == ctx.killers[ply, 0]:
+            keys[index] = KILLER_KEY + 1
+        elif move == ctx.killers[ply, 1]:
+            keys[index] = KILLER_KEY
+        else:
+            keys[index] = ctx.history[side, move & 63, target]
+
+
+@njit(cache=True, inline="always")
+def _pick(ctx: Context, ply: int, start: int, count: int) -> int:
+    """Bring the best remaining move to ``start`` (selection sort, one step) and return it."""
+    moves = ctx.moves[ply]
+    keys = ctx.keys_of_moves[ply]
+    best = start
+    for index in range(start + 1, count):
+        if keys[index] > keys[best]:
+            best = index
+    if best != start:
+        moves[start], moves[best] = moves[best], moves[start]
+        keys[start], keys[best] = keys[best], keys[start]
+    return moves[start]
+
+
+@njit(cache=True, inline="always")
+def _non_pawn_material(position: np.ndarray) -> int:
+    own = position[WHITE + position[SIDE]]
+    return (position[KNIGHT] | position[BISHOP] | position[ROOK] | position[QUEEN]) & own
+
+
+@njit(cache=True)
+def _is_repetition(ctx: Context, ply: int) -> bool:
+    """Whether the position at ``ply`` occurred before, in the game or on the search's path,
+    since the last capture or pawn move (same side to move: every second entry)."""
+    keys = ctx.path_keys
+    here = ctx.control[HISTORY_LENGTH] + ply
+    key = keys[here]
+    oldest = max(0, here - ctx.stack[ply, HALFMOVE])
+    index = here - 2
+    while index >= oldest:
+        if keys[index] == key:
+            return True
+        index -= 2
+    return False
+
+
+# -- the search ------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
+           null_allowed: int) -> int:
+    """Negamax principal variation search (contract in the module docstring); ``null_allowed``
+    is 1 or 0.
+
+    Every argument of a recursive call is a typed int64, never a literal (``np.int64(0)``, not
+    ``0``): numba would compile a literal-typed variant, which its cache then fails to link
+    (a segmentation fault in the next process)."""
+    control = ctx.control
+    YES = np.int64(1)  # noqa: N806 - typed flags for the recursive calls (docstring)
+    NO = np.int64(0)  # noqa: N806
+    ctx.pv_length[ply] = ply
+    if control[STOP]:
+        return 0
+    control[NODES] += 1
+    if control[NODES] >= control[MAX_NODES]:
+        control[STOP] = 1
+        return 0
+    if ply > control[SELDEPTH]:
+        control[SELDEPTH] = ply
+    position = ctx.stack[ply]
+    ctx.path_keys[control[HISTORY_LENGTH] + ply] = position[KEY]
+    pv_node = beta - alpha > 1
+    quiescence = depth <= 0
+    checkers = checkers_of(position)
+    in_check = checkers != 0
+
+    if ply > 0:
+        if (position[HALFMOVE] >= 100 and not in_check) or _is_repetition(ctx, ply) \
+                or insufficient_material(position):
+            return 0
+        alpha = max(alpha, -MATE + ply)
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return alpha
+    if ply >= MAX_PLY:
+        return evaluate(position, ctx.scratch)
+    if in_check and not quiescence:
+        depth += 1  # check extension
+
+    # the transposition table
+    key = position[KEY]
+    slot = key & (ctx.table_keys.shape[0] - 1)
+    table_move = 0
+    if ctx.table_keys[slot] == key:
+        entry = ctx.table_entries[slot]
+        table_move = entry & 0x1FFFF
+        entry_depth = (entry >> DEPTH_SHIFT) & 127
+        bound = (entry >> BOUND_SHIFT) & 3
+        score = _from_table(((entry >> SCORE_SHIFT) & 0xFFFF) - 32768, ply)
+        control[TT_HITS] += 1
+        usable = not pv_node and ply > 0 and entry_depth >= max(depth, 0)
+        if usable and (bound == EXACT or (bound == LOWER and score >= beta)
+                       or (bound == UPPER and score <= alpha)):
+            return score
+
+    child = ctx.stack[ply + 1]
+    best = -INFINITE
+    static = -INFINITE
+    if not in_check:
+        static = evaluate(position, ctx.scratch)
+    if quiescence:
+        if not in_check:
+            if static >= beta:
+                return static
+            if static > alpha:
+                alpha = static
+            best = static
+    elif not in_check and not pv_node and ply > 0:
+        # reverse futility: far above beta with few plies left
+        if depth <= 6 and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
+                and abs(beta) < MATE_BOUND:
+            return static
+        # null move: pass, and see whether the opponent still cannot reach beta
+        if null_allowed and depth >= 3 and static >= beta and _non_pawn_material(position):
+            reduction = 3 + depth // 6
+            make_null_move(position, child)
+            score = -search(ctx, ply + 1, depth - 1 - reduction, -beta, -beta + 1, NO)
+            if control[STOP]:
+                return 0
+            if score >= beta:
+                return beta if score > MATE_BOUND else score
+
+    count = generate(position, ctx.moves[ply], False, quiescence)
+    _order(ctx, ply, count, table_move, quiescence)
+    original_alpha = alpha
+    best_move = 0
+    searched = 0
+    side = position[SIDE]
+    enemy = position[WHITE + 1 - side]
+    for index in range(count):
+        move = _pick(ctx, ply, index, count)
+        target = (move >> 6) & 63
+        capture = (enemy & SQUARE_BIT[target]) != 0 or (move >> 15) & 3 == EN_PASSANT
+        quiet = not capture and (move >> 12) & 7 == 0
+        if quiescence and not in_check:
+            if ctx.keys_of_moves[ply, index] < GOOD_CAPTURE_KEY // 2:
+                break  # the rest lose material by SEE
+            victim = piece_on(position, target)
+            gain = SEE_VALUE[victim] if victim >= 0 else SEE_VALUE[PAWN]
+            if (move >> 12) & 7 == 0 and static + gain + DELTA_MARGIN <= alpha:
+                continue  # delta pruning: even winning the piece is not enough
+        make_move(position, child, move)
+        gives_check = checkers_of(child) != 0
+        if not quiescence and not pv_node and not in_check and quiet and not gives_check \
+                and searched > 0 and abs(alpha) < MATE_BOUND:
+            if depth <= 3 and static + FUTILITY_MARGIN * depth <= alpha:
+                continue  # futility: a quiet move cannot lift the score to alpha
+            if depth <= 3 and searched >= 4 + 4 * depth * depth:
+                continue  # late move pruning
+        searched += 1
+        if quiescence:
+            score = -search(ctx, ply + 1, np.int64(0), -beta, -alpha, YES)
+        elif searched == 1:
+            score = -search(ctx, ply + 1, depth - 1, -beta, -alpha, YES)
+        else:
+            reduction = 0
+            if depth >= 3 and quiet and not in_check and not gives_check and searched > 3:
+                reduction = ctx.reductions[min(depth, 63), min(searched, 63)]
+                if pv_node:
+                    reduction -= 1
+                if move == ctx.killers[ply, 0] or move == ctx.killers[ply, 1]:
+                    reduction -= 1
+                reduction = max(0, min(reduction, depth - 2))
+            score = -search(ctx, ply + 1, depth - 1 - reduction, -alpha - 1, -alpha, YES)
+            if score > alpha and reduction > 0:
+                score = -search(ctx, ply + 1, depth - 1, -alpha - 1, -alpha, YES)
+            if score > alpha and score < beta:
+                score = -search(ctx, ply + 1, depth - 1, -beta, -alpha, YES)
+        if control[STOP]:
+            return 0
+        if ply == 0:
+            control[ROOT_MOVES_SEARCHED] += 1
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                best_move = move
+                pv = ctx.pv
+                pv[ply, ply] = move
+                length = ctx.pv_length[ply + 1]
+                for later in range(ply + 1, length):
+                    pv[ply, later] = pv[ply + 1, later]
+                ctx.pv_length[ply] = max(length, ply + 1)
+                if ply == 0:
+                    control[BEST_MOVE] = move
+                    control[BEST_SCORE] = score
+                if score >= beta:
+                    if quiet and not quiescence:
+                        if ctx.killers[ply, 0] != move:
+                            ctx.killers[ply, 1] = ctx.killers[ply, 0]
+                            ctx.killers[ply, 0] = move
+                        bonus = ctx.history[side, move & 63, target] + depth * depth
+                        ctx.history[side, move & 63, target] = min(bonus, HISTORY_CAP)
+                    break
+
+    if searched == 0:
+        if quiescence and not in_check:
+            return best  # stand pat: no capture worth trying
+        if count == 0:
+            return -MATE + ply if in_check else 0
+        return best if best > -INFINITE else alpha  # every move pruned
+    bound = LOWER if best >= beta else EXACT if best > original_alpha else UPPER
+    store(ctx, key, best_move, best, depth if not quiescence else 0, bound, ply)
+    return best
+
+
+@njit(cache=True)
+def static_exchange(position: np.ndarray, move: int) -> int:
+    """``see`` for one move (tests and the Python side)."""
+    return see(position, move, np.zeros(32, dtype=np.int64))
+

@@ -1,0 +1,440 @@
+"""Endgame tables: which to build, building them (``retrograde``), the files, probing.
+
+A table is named by its material, white's pieces then black's, each side's king first and
+the rest strongest first: ``KQK``, ``KRKP``, ``KBNK``. Only one colour's version is built:
+the stronger side (by material, then by name) is white; a position with the colours the other
+way round is probed mirrored (board flipped, colours swapped). Up to four pieces, at most one
+pawn. Building a table builds the smaller ones its captures and promotions lead into first.
+
+A table file ``KRK.tb`` (written atomically)::
+
+    yipan-tablebase 1
+    {"signature": "KRK", "pieces": 3, "entries": 524288, "longest_mate_plies": 31, ...}
+    <zlib-compressed int16 little-endian entries, the layout of retrograde.py>
+    sha256 <hex digest of every byte above this line>
+
+A file whose checksum, header or size does not match is refused (``DamagedTableError``).
+The tables are found in ``$YIPAN_TABLEBASES`` or ``~/.cache/yipan/tablebases`` (``yipan
+tablebase build`` writes there unless ``--output`` says otherwise).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...core import YipanError
+from ...core.files import write_atomically
+from ...core.text import quote
+from . import retrograde
+from .board import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from .rules import Position, bitboard
+
+MAGIC = b"yipan-tablebase 1\n"
+SUFFIX = ".tb"
+LETTERS = {"K": KING, "Q": QUEEN, "R": ROOK, "B": BISHOP, "N": KNIGHT, "P": PAWN}
+ORDER = "KQRBNP"  # within a side: the king, then strongest first
+VALUE = {"K": 0, "Q": 9, "R": 5, "B": 3, "N": 3, "P": 1}
+DRAWN_MATERIAL = {"K", "KN", "KB"}  # a side alone with these cannot mate a bare king
+ENVIRONMENT = "YIPAN_TABLEBASES"
+ALL_THREE = ("KQK", "KRK", "KBK", "KNK", "KPK")
+FOUR_PIECE = ("KQKQ", "KQKR", "KQKB", "KQKN", "KQKP", "KRKR", "KRKB", "KRKN", "KRKP",
+              "KBKB", "KBKN", "KBKP", "KNKN", "KNKP", "KQQK", "KQRK", "KQBK", "KQNK",
+              "KRRK", "KRBK", "KRNK", "KBBK", "KBNK", "KNNK", "KQPK", "KRPK", "KBPK", "KNPK")
+
+
+class TablebaseError(YipanError, ValueError):
+    """A table name that is not one we build (too many pieces, two pawns, no kings...)."""
+
+
+class DamagedTableError(YipanError, ValueError):
+    """A table file that fails its checks (checksum, header, size)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Material:
+    """The pieces of each side, as letters in ``ORDER`` (``"KR"``, ``"K"``)."""
+
+    white: str
+    black: str
+
+    @property
+    def name(self) -> str:
+        return self.white + self.black
+
+    @property
+    def pieces(self) -> int:
+        return len(self.white) + len(self.black)
+
+    def mirrored(self) -> Material:
+        return Material(self.black, self.white)
+
+    def canonical(self) -> tuple[Material, bool]:
+        """The version built (the stronger side white), and whether it is this one mirrored."""
+        def strength(side: str) -> tuple[int, str]:
+            return sum(VALUE[letter] for letter in side), "".join(
+                chr(100 - ORDER.index(letter)) for letter in side)
+        if strength(self.white) >= strength(self.black):
+            return self, False
+        return self.mirrored(), True
+
+    def drawn(self) -> bool:
+        """Neither side can mate (the Game's insufficient material for these tables)."""
+        return self.white in DRAWN_MATERIAL and self.black in DRAWN_MATERIAL and (
+            self.white == "K" or self.black == "K")
+
+    def kinds_and_colours(self) -> tuple[np.ndarray, np.ndarray]:
+        kinds = [LETTERS[letter] for letter in self.white + self.black]
+        colours = [0] * len(self.white) + [1] * len(self.black)
+        return np.array(kinds, dtype=np.int64), np.array(colours, dtype=np.int64)
+
+
+def _side(text: str) -> str:
+    return "K" + "".join(sorted(text, key=ORDER.index))
+
+
+def parse_signature(text: str) -> Material:
+    """``KRKP`` (or ``krkp``) as Material; a TablebaseError for what no table covers."""
+    name = str(text).strip().upper()
+    if not name or len(name) > 8 or not name.isascii() or any(c not in LETTERS for c in name):
+        raise TablebaseError(f"not a table name: {quote(str(text))} (e.g. KQK, KRKP)")
+    if name[0] != "K" or name.count("K") != 2:
+        raise TablebaseError(f"a table name has two kings, white's first: {quote(name)}")
+    split = name.index("K", 1)
+    material = Material(_side(name[1:split]), _side(name[split + 1:]))
+    if material.pieces > retrograde.MAX_PIECES:
+        raise TablebaseError(f"{name}: tables go up to {retrograde.MAX_PIECES} pieces")
+    if name.count("P") > 1:
+        raise TablebaseError(f"{name}: tables here have at most one pawn")
+    return material
+
+
+def material_of(state: Position) -> Material:
+    sides = []
+    for colour in (state.white, state.black):
+        letters = ""
+        for letter in ORDER:
+            bits = bitboard(state, LETTERS[letter]) & colour
+            letters += letter * bits.bit_count()
+        sides.append(letters)
+    return Material(sides[0], sides[1])
+
+
+# -- building -----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A built table: its material and entries (``retrograde`` layout)."""
+
+    material: Material
+    values: np.ndarray
+    longest_mate_plies: int
+    seconds: float = 0.0
+
+    def value(self, side: int, squares: Iterable[int]) -> int:
+        index = side
+        for square in squares:
+            index = (index << 6) | square
+        return int(self.values[index])
+
+
+def dependencies(material: Material) -> list[Material]:
+    """The canonical tables the captures and promotions of ``material`` lead into."""
+    found: dict[str, Material] = {}
+    pieces = list(material.white + material.black)
+    split = len(material.white)
+    for captured in [None, *range(len(pieces))]:
+        if captured is not None and pieces[captured] == "K":
+            continue
+        for promotion in [None, *"QRBN"]:
+            if captured is None and promotion is None:
+                continue
+            if promotion is not None and "P" not in pieces:
+                continue
+            white = [p for i, p in enumerate(pieces[:split]) if i != captured]
+            black = [p for i, p in enumerate(pieces[split:], split) if i != captured]
+            if promotion is not None:
+                if "P" in white:
+                    white[white.index("P")] = promotion
+                elif "P" in black:
+                    black[black.index("P")] = promotion
+                else:
+                    continue  # the pawn was the piece captured
+            sub = Material(_side("".join(white[1:])), _side("".join(black[1:])))
+            if sub.drawn() or sub.pieces < 3:
+                continue
+            canonical, _ = sub.canonical()
+            found[canonical.name] = canonical
+    return list(found.values())
+
+
+def _exits(material: Material, built: dict[str, Table]) -> tuple:
+    """The exit arrays of ``retrograde.initialise`` for a table, over the built sub-tables."""
+    pieces = list(material.white + material.black)
+    split = len(material.white)
+    pawn = pieces.index("P") if "P" in pieces else None
+    exit_of = np.zeros((len(pieces) + 1, 5), dtype=np.int64)
+    offsets: list[int] = []
+    counts: list[int] = []
+    mirrors: list[int] = []
+    orders: list[list[int]] = []
+    chunks: list[np.ndarray] = []
+    position = 0
+    placed: dict[str, int] = {}
+    promotions: dict[int, str] = {0: "", KNIGHT: "N", BISHOP: "B", ROOK: "R", QUEEN: "Q"}
+    for captured in range(-1, len(pieces)):
+        for promotion, letter in promotions.items():
+            if (captured == -1 and promotion == 0) or (captured >= 0 and pieces[captured] == "K"):
+                continue
+            if promotion and (pawn is None or pawn == captured):
+                continue
+            slots = [i for i in range(len(pieces)) if i != captured]
+            kinds = {i: (letter if promotion and i == pawn else pieces[i]) for i in slots}
+            white = [i for i in slots if i < split]
+            black = [i for i in slots if i >= split]
+            sub = Material("".join(kinds[i] for i in _ordered(white, kinds)),
+                           "".join(kinds[i] for i in _ordered(black, kinds)))
+            exit_of[captured + 1, promotion] = len(offsets)
+            canonical, mirror = sub.canonical()
+            if sub.drawn() or sub.pieces < 3:
+                offsets.append(-1)
+                counts.append(0)
+                mirrors.append(0)
+                orders.append([0] * retrograde.MAX_PIECES)
+                continue
+            if canonical.name not in placed:
+                placed[canonical.name] = position
+                chunks.append(built[canonical.name].values)
+                position += built[canonical.name].values.shape[0]
+            white_slots = _ordered(white, kinds)
+            black_slots = _ordered(black, kinds)
+            order = black_slots + white_slots if mirror else white_slots + black_slots
+            offsets.append(placed[canonical.name])
+            counts.append(len(order))
+            mirrors.append(1 if mirror else 0)
+            orders.append(order + [0] * (retrograde.MAX_PIECES - len(order)))
+    subs = np.concatenate(chunks) if chunks else np.zeros(1, dtype=np.int16)
+    return (exit_of, np.array(offsets, dtype=np.int64), np.array(counts, dtype=np.int64),
+            np.array(mirrors, dtype=np.int64), np.array(orders, dtype=np.int64), subs)
+
+
+def _ordered(slots: list[int], kinds: dict[int, str]) -> list[int]:
+    """Slots of one side in table order: the king, then strongest first."""
+    return sorted(slots, key=lambda i: ORDER.index(kinds[i]))
+
+
+def build_table(material: Material, built: dict[str, Table]) -> Table:
+    """Build one (canonical) table; its sub-tables must be in ``built``."""
+    start = time.perf_counter()
+    kinds, colours = material.kinds_and_colours()
+    count = material.pieces
+    size = 2 * 64 ** count
+    values = np.zeros(size, dtype=np.int16)
+    counters = np.zeros(size, dtype=np.int8)
+    exit_ranks = np.zeros(size, dtype=np.int32)
+    exit_of, offsets, counts, mirrors, orders, subs = _exits(material, built)
+    retrograde.initialise(count, kinds, colours, values, counters, exit_ranks, exit_of,
+                          offsets, counts, mirrors, orders, subs)
+    retrograde.propagate(count, kinds, colours, values, counters, exit_ranks)
+    return Table(material, values, int(values.max()), time.perf_counter() - start)
+
+
+def build(names: Iterable[str], output: Path, *,
+          progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Build the named tables (and those they need) into ``output``; tables already there
+    and sound are loaded, not rebuilt. Returns the files of the named tables."""
+    wanted = [parse_signature(name).canonical()[0] for name in names]
+    order: list[Material] = []
+
+    def visit(material: Material) -> None:
+        if any(m.name == material.name for m in order):
+            return
+        for sub in dependencies(material):
+            visit(sub)
+        order.append(material)
+
+    for material in wanted:
+        visit(material)
+    built: dict[str, Table] = {}
+    for material in order:
+        path = output / f"{material.name}{SUFFIX}"
+        if path.exists():
+            try:
+                built[material.name] = load_table(path)
+                continue
+            except DamagedTableError as error:
+                if progress:
+                    progress(f"{material.name}: {error}; building it again")
+        table = build_table(material, built)
+        save_table(table, path)
+        built[material.name] = table
+        if progress:
+            progress(f"{material.name}: {table.values.shape[0]:,} positions, longest mate "
+                     f"{(table.longest_mate_plies + 1) // 2} moves, {table.seconds:.1f} s, "
+                     f"{path.stat().st_size:,} bytes")
+    return [output / f"{material.name}{SUFFIX}" for material in wanted]
+
+
+# -- files --------------------------------------------------------------------------------------
+def save_table(table: Table, path: Path) -> None:
+    header = {"signature": table.material.name, "white": table.material.white,
+              "black": table.material.black, "pieces": table.material.pieces,
+              "entries": int(table.values.shape[0]),
+              "longest_mate_plies": table.longest_mate_plies,
+              "build_seconds": round(table.seconds, 3)}
+    payload = zlib.compress(table.values.astype("<i2").tobytes(), 6)
+    body = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
+    digest = hashlib.sha256(body).hexdigest().encode()
+    write_atomically(path, body + b"\nsha256 " + digest + b"\n")
+
+
+def load_table(path: Path) -> Table:
+    """A table file, checked whole (checksum, header, size); DamagedTableError if not."""
+    data = Path(path).read_bytes()
+    name = Path(path).name
+    trailer = data.rfind(b"\nsha256 ")
+    if not data.startswith(MAGIC) or trailer < 0:
+        raise DamagedTableError(f"{name}: not a yipan table file")
+    body, digest = data[:trailer], data[trailer + 8:].strip()
+    if hashlib.sha256(body).hexdigest().encode() != digest:
+        raise DamagedTableError(f"{name}: checksum mismatch: the table is damaged or altered")
+    line_end = body.find(b"\n", len(MAGIC))
+    try:
+        header = json.loads(body[len(MAGIC):line_end])
+        material = parse_signature(header["signature"])
+        entries = int(header["entries"])
+        values = np.frombuffer(zlib.decompress(body[line_end + 1:]), dtype="<i2")
+    except (ValueError, KeyError, TypeError, zlib.error, TablebaseError) as error:
+        raise DamagedTableError(f"{name}: bad header or data ({str(error)[:60]})") from None
+    if material.name != header["signature"] or entries != 2 * 64 ** material.pieces \
+            or values.shape[0] != entries or name != f"{material.name}{SUFFIX}":
+        raise DamagedTableError(f"{name}: the header does not match the data")
+    return Table(material, values.astype(np.int16), int(header.get("longest_mate_plies", 0)))
+
+
+def default_folder() -> Path:
+    folder = os.environ.get(ENVIRONMENT)
+    return Path(folder) if folder else Path.home() / ".cache" / "yipan" / "tablebases"
+
+
+# -- probing ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A table's word on a position, for the side to move."""
+
+    table: str
+    value: int  # retrograde layout: d > 0 mate in d plies, -(d+1) mated in d, 0 draw
+    # (ILLEGAL never: a position of a game is legal)
+
+    @property
+    def outcome(self) -> int:
+        return (self.value > 0) - (self.value < 0)
+
+    @property
+    def plies(self) -> int | None:
+        if self.value > 0:
+            return self.value
+        if self.value < 0:
+            return -self.value - 1
+        return None
+
+
+class Tablebase:
+    """The tables of one folder, loaded when first needed."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = default_folder() if folder is None else Path(folder)
+        self._tables: dict[str, Table | None] = {}
+
+    def table(self, name: str) -> Table | None:
+        if name not in self._tables:
+            path = self.folder / f"{name}{SUFFIX}"
+            self._tables[name] = load_table(path) if path.exists() else None
+        return self._tables[name]
+
+    def probe(self, state: Position) -> Verdict | None:
+        """The verdict for the side to move, when a table covers the position (no castling
+        rights, no en-passant square)."""
+        if state.castling or state.ep < 64:
+            return None
+        material = material_of(state)
+        if material.pieces > retrograde.MAX_PIECES or material.pieces < 2:
+            return None
+        if material.drawn():
+            return Verdict(material.name, 0)
+        canonical, mirror = material.canonical()
+        table = self.table(canonical.name)
+        if table is None:
+            return None
+        squares = []
+        for side, letters in ((1, canonical.white), (0, canonical.black)) if mirror else \
+                ((0, canonical.white), (1, canonical.black)):
+            colour = state.white if side == 0 else state.black
+            taken = 0
+            for letter in letters:
+                bits = bitboard(state, LETTERS[letter]) & colour & ~taken
+                square = (bits & -bits).bit_length() - 1
+                taken |= 1 << square
+                squares.append(square ^ 56 if mirror else square)
+        side = 1 - state.turn if mirror else state.turn
+        return Verdict(canonical.name, table.value(side, squares))
+
+
+def rank(value: int) -> int:
+    """A table value ordered for the side to move: faster wins, then draws, slower losses."""
+    if value > 0:
+        return 100_000 - value
+    if value < 0:
+        return -100_000 - value  # mated in d = -value - 1: later is better
+    return 0
+
+
+def best_move(state: Position, tables: Tablebase) -> tuple[int, int, dict[int, int]] | None:
+    """The table's best move: (move, the position's value, each move's value), all for the
+    side to move in the table layout; None when a table is missing for some move."""
+    from .rules import legal_moves_of, play_move
+
+    values: dict[int, int] = {}
+    for move in legal_moves_of(state):
+        child = play_move(state, move)
+        verdict = tables.probe(child)
+        if verdict is None:
+            return None
+        reply = verdict.value  # the opponent's, one ply later
+        # the opponent mated in d = -reply - 1: we mate in d + 1; it mates in reply: we
+        # are mated in reply + 1, written -(reply + 2)
+        values[move] = -reply if reply < 0 else -(reply + 2) if reply > 0 else 0
+    if not values:
+        return None
+    move = max(values, key=lambda m: rank(values[m]))
+    return move, values[move], values
+
+
+def main_line(state: Position, tables: Tablebase, max_plies: int = 60) -> list[int]:
+    """The table's main line from a position: best moves for both sides (the winner mates
+    fastest, the loser resists longest), until the end or ``max_plies``."""
+    from .rules import legal_moves_of, play_move
+
+    line: list[Any] = []
+    while len(line) < max_plies and legal_moves_of(state):
+        found = best_move(state, tables)
+        if found is None:
+            break
+        line.append(found[0])
+        state = play_move(state, found[0])
+    return line
+
+
+@lru_cache(maxsize=4)
+def tablebase(folder: str | None = None) -> Tablebase:
+    """The tablebase of a folder (default: ``default_folder()``), shared in a process."""
+    return Tablebase(None if folder is None else Path(folder))
