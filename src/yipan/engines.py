@@ -195,7 +195,9 @@ def _player_thoughts(game: Game, state: Any, limit: Limit | None, rng: random.Ra
     """The game's AI (``make_ai``) choosing, aloud where its hooks offer ``make_thinker``."""
     time = limit.time if limit is not None else None
     hooks = hooks_of(game)
-    if hooks.make_thinker is not None:
+    if hooks.think is not None:  # the game's AI reports analyses of its own (Go's MCTS)
+        yield from hooks.think(game, state, AnalysisRequest(limit=limit))
+    elif hooks.make_thinker is not None:
         thinker = hooks.make_thinker(game, level, rng, time)
         for choice in thinker.think(game, state, limit or Limit()):
             yield _choice_analysis(choice, thinker.name)

@@ -145,6 +145,11 @@ def position_line(game: Game, state: Any) -> str:
         marks = {0: "x", 1: "o"}
         return "/".join(_runs(marks.get(cell, "?") if cell is not None else None
                               for cell in row) for row in view["cells"])
+    if kind == "go":  # a grid of stones (and, at the end, the result)
+        marks = {0: "x", 1: "o"}
+        rows = "/".join(_runs(marks.get(cell) if cell is not None else None
+                              for cell in row) for row in view["cells"])
+        return rows + (f" {view['result']}" if view.get("result") else "")
     if kind == "heaps":
         return "heaps " + " ".join(map(str, view["heaps"]))
     if kind == "tiles":

@@ -556,3 +556,47 @@ def test_chess_check_and_promotion_choice(open_page, tmp_path: Path) -> None:
                            timeout=WAIT)
     page.wait_for_selector("svg.board .check", timeout=WAIT)  # the queen checks on b8
     page.screenshot(path=str(tmp_path / "chess-promotion.png"))
+# -- Go: stones by clicks on the crossings, the AI's win rate and candidates as it thinks, the
+# pass button, captures, and each side's area once the game is over ---------------------------
+def test_a_go_game_by_clicks_and_passes(open_page, live_server, tmp_path: Path) -> None:
+    url, _ = live_server
+    page = open_page("?game=go&o.size=5&o.komi=0.5&first=human&engine=ai&level=easy")
+    wait_for_turn(page)
+    assert page.locator("svg.board.go line").count() == 10  # 5 + 5 lines
+    assert page.locator("svg.board.go .coord").count() == 20  # letters and numbers, both sides
+    page.locator('svg.board.go .cell[data-row="2"][data-col="2"] .hit').click()  # C3
+    page.wait_for_function("() => new URLSearchParams(location.search).get('moves')"
+                           "?.split(' ').length >= 2", timeout=WAIT)
+    wait_for_turn(page)
+    assert url_moves(page)[0] == "C3"
+    assert page.locator("svg.board.go .stone").count() == 2
+    assert page.locator("svg.board.go .last-move").count() == 1
+    assert "captures: black 0, white 0" in page.locator("#move-buttons").inner_text()
+    # passing until the game ends: the AI passes back once it has nothing better to do
+    for _ in range(30):
+        if page.locator("#status.over").count():
+            break
+        before = len(url_moves(page))
+        page.locator('#move-buttons button[data-move="pass"]').click()
+        page.wait_for_function(f"() => new URLSearchParams(location.search).get('moves')"
+                               f"?.split(' ').length > {before}", timeout=WAIT)
+        wait_for_turn(page)
+    page.screenshot(path=str(tmp_path / "go-end.png"))
+    assert page.locator("#status.over").count() == 1
+    final = httpx.post(f"{url}/api/games/go/state",
+                       json={"moves": url_moves(page), "options": {"size": "5", "komi": "0.5"}})
+    view = final.json()["view"]
+    assert final.json()["outcome"] is not None
+    owned = sum(owner is not None for row in view["territory"] for owner in row)
+    assert page.locator("svg.board.go .territory").count() == owned
+    assert f"result {view['result']}" in page.locator("#move-buttons").inner_text()
+
+
+def test_the_ai_shows_its_win_rate_and_candidates_while_it_thinks(open_page) -> None:
+    page = open_page("?game=go&o.size=9&first=ai&engine=ai&level=perfect")
+    page.wait_for_selector("svg.board.go .candidate", timeout=WAIT)
+    page.wait_for_selector("#move-buttons .go-win-rate", timeout=WAIT)
+    assert "% (" in page.locator("#move-buttons .go-win-rate").inner_text()
+    assert "to win" in page.locator("#t-value").inner_text()
+    wait_for_turn(page)
+    assert page.locator("svg.board.go .stone").count() == 1

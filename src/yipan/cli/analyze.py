@@ -54,10 +54,14 @@ def say_progress(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    args, game, _hooks = start_game_command("analyze", args.argv, "Analyse a position.",
-                                            add_analyze_arguments)
+    args, game, hooks = start_game_command("analyze", args.argv, "Analyse a position.",
+                                           add_analyze_arguments)
+    start = None
+    if hooks.start is not None and (started := hooks.start(game, args.hook_options)):
+        game, states = started  # a position from a record (Go's --sgf FILE); moves follow it
+        start = states[-1]
     moves = moves_from_args(game, args.moves)
-    state = replay(game, moves)[-1]
+    state = replay(game, moves, start)[-1]
     trace = None
     if args.trace is not None:
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)

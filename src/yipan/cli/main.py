@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "yipan.cli.poker",
     "yipan.cli.uci",
     "yipan.cli.tablebase",
+    "yipan.cli.gtp",
 )
 
 

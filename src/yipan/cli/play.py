@@ -50,6 +50,15 @@ def run(args: argparse.Namespace) -> int:
     args, game, hooks = start_game_command("play", args.argv, "Play against the AI.",
                                            add_play_arguments)
     rng = random.Random(args.seed)
+    earlier: list[Any] = []
+    if hooks.start is not None and (started := hooks.start(game, args.hook_options)):
+        game, earlier = started  # a game resumed from a record (Go's --sgf FILE)
+    finish: Callable[[list[Any]], str | None] | None = None
+    if hooks.finish is not None:
+        keep, options = hooks.finish, args.hook_options
+
+        def finish(history: list[Any]) -> str | None:
+            return keep(game, earlier[:-1] + history, options)
     if game.info.players == 1:
         if args.first == "ai":
             raise UsageError(f"{game.info.title} has one player: you (try `yipan watch "
@@ -57,18 +66,22 @@ def run(args: argparse.Namespace) -> int:
         return play_interactive(game, None, human_side=0, rng=rng, hooks=hooks)
     ai = make_ai(game, args.level, rng, args.time)
     human = 0 if args.first == "human" else 1
-    return play_interactive(game, ai, human_side=human, rng=rng, hooks=hooks)
+    return play_interactive(game, ai, human_side=human, rng=rng, hooks=hooks,
+                            state=earlier[-1] if earlier else None, finish=finish)
 
 
 def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
                      rng: random.Random | None = None, read: Callable[[str], str] = input,
                      out: TextIO | None = None, state: Any = None,
-                     hooks: GameHooks | None = None) -> int:
+                     hooks: GameHooks | None = None,
+                     finish: Callable[[list[Any]], str | None] | None = None) -> int:
     """Run a human-vs-AI game on the terminal; returns the exit status (0).
 
     Besides moves and the human player's words (help, undo, resign, quit...), the name of a
     figure of the game (chess: ``fen``) prints it, and the name of a format of its hooks'
-    ``export`` (chess: ``pgn``) prints the game so far in it."""
+    ``export`` (chess: ``pgn``) prints the game so far in it. ``finish`` receives the states
+    played when the game ends or is left (the game's own way of keeping it, such as Go's
+    --save), and may answer a line to show."""
     out = out or sys.stdout
     rng = rng or random.Random()
 
@@ -135,8 +148,8 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
             if choice.result is not None:
                 result = choice.result
                 value = result.move_values.get(choice.move, result.value)
-                words = describe_value(value, result.exact, result.scale, result.bounded)
-                note = f" ({words} for the AI)"
+                judged = describe_value(value, result.exact, result.scale, result.bounded)
+                note = f" ({judged} for the AI)"
             say(f"AI plays {game.format_move(choice.move)}{note}")
             say()
             say(board(history[-1]))
@@ -146,6 +159,8 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
         except QuitRequested:
             say()
             say("bye: game left unfinished")
+            if finish is not None and (saved := finish(history)):
+                say(saved)
             return 0
         except ResignRequested:
             say()
@@ -181,6 +196,10 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
         say(f"Game over: you win ({names[human_side]}).")
     else:
         say(f"Game over: the AI wins ({names[1 - human_side]}).")
+    if figures and ai is not None:
+        say(f"({figures})")
+    if finish is not None and (saved := finish(history)):
+        say(saved)
     return 0
 
 

@@ -101,6 +101,10 @@ def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
               + " ".join(extra["opponent_vcf"]))
     if extra.get("reason") and extra["reason"] != "search":
         write(f"found by: {extra['reason']}")
+    if extra.get("best_moves"):  # MCTS engines: the most visited moves (Go)
+        write("most visited: " + ", ".join(
+            f"{entry['move']} {entry['win_rate']:.0%} ({entry['visits']:,})"
+            for entry in extra["best_moves"]))
     trace = extra.get("trace_search")
     if trace:
         write(f"plain search to depth {trace['depth']}: {trace['nodes']:,} nodes, "

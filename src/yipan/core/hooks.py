@@ -37,12 +37,21 @@ that listing the games imports none of them.
     options
         options the game adds to a command (``yipan solve connect4 --weak``), passed to its
         hooks in ``request.options``
+    think(game, state, request) -> Iterator[Analysis]
+        the game's AI thinking aloud: an Analysis now and then as its search goes, the last
+        one its answer (the web page shows them while the AI is to move)
+    start(game, options) -> (game, states) or None
+        where ``play`` and ``analyze`` begin when the game's own options say so (Go's
+        ``--sgf FILE``): the game as the record sets it up and its states, the last the
+        position; None when the options name no start
+    finish(game, states, options) -> message or None
+        what ``play`` does with a game at its end (Go's ``--save FILE``), in a line for the user
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -114,6 +123,9 @@ Analyze = Callable[[Any, Any, AnalysisRequest], Analysis]
 BuildBook = Callable[[Any, BookRequest], BookReport]
 Perft = Callable[[Any, Any, int], "Mapping[Any, int]"]
 Export = Callable[[Any, Any, "list[Any]"], "Mapping[str, str]"]
+Think = Callable[[Any, Any, AnalysisRequest], Iterator[Analysis]]
+Start = Callable[[Any, Mapping[str, Any]], "tuple[Any, list[Any]] | None"]
+Finish = Callable[[Any, list[Any], Mapping[str, Any]], "str | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +142,9 @@ class GameHooks:
     export: Export | None = None
     options: tuple[CommandOption, ...] = ()
     ai_summary: str = ""
+    think: Think | None = None
+    start: Start | None = None
+    finish: Finish | None = None
 
     def options_for(self, command: str) -> tuple[CommandOption, ...]:
         return tuple(option for option in self.options if command in option.commands)

@@ -5,7 +5,7 @@
 - ``mcts``: Monte Carlo tree search (``yipan.search.mcts``).
 - ``ai`` (also ``player``): the game's own AI (its hooks' ``make_ai``), or the generic search
   player, at a level (``perfect``, ``medium``, ``easy``); it thinks aloud where the hooks offer
-  ``make_thinker`` (``yipan.engines.think``).
+  ``make_thinker`` or ``think`` (``yipan.engines.think``).
 - ``random``: a uniformly random legal move (a sparring partner, and a check of the plumbing).
 - ``analysis``: the game's own analysis (its hooks' ``analyze``: Sprague-Grundy theory,
   expectimax, a solver), for games that have one: the page's per-move values where it suits.
@@ -67,7 +67,9 @@ def engine_name(name: str) -> str:
 
 
 def engines_for(position: Position) -> list[str]:
-    """The engines that can play this game (whatever the current position)."""
+    """The engines that can play this game (whatever the current position), the one the page
+    should start with first: alpha-beta where it plays, the game's own AI where that thinks
+    aloud (Go, which has no evaluation for alpha-beta)."""
     available = shared.engines_for(position.game)
     own_analysis = shared.hooks_of(position.game).analyze is not None
     return [name for name in ENGINES if TO_SHARED[name] in available

@@ -242,8 +242,14 @@ def _mover(game: Game, state: Any) -> int | str:
 
 def _changed_cell(before: dict[str, Any], after: dict[str, Any]) -> list[int] | None:
     """The grid cell a move filled (to mark the last move), when exactly one changed."""
-    if before.get("kind") != "grid" or after.get("kind") != "grid":
+    if before.get("kind") != after.get("kind") or after.get("kind") not in ("grid", "go"):
         return None
+    if after["kind"] == "go":  # a stone placed; the stones it took are not the move
+        placed = [[r, c] for r, (old, new) in enumerate(zip(before["cells"], after["cells"],
+                                                             strict=True))
+                  for c, (a, b) in enumerate(zip(old, new, strict=True))
+                  if a is None and b is not None]
+        return placed[0] if len(placed) == 1 else None
     if before.get("rows") != after.get("rows") or before.get("cols") != after.get("cols"):
         return None
     changed = [[r, c] for r, (old, new) in enumerate(zip(before["cells"], after["cells"],

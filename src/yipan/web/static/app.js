@@ -38,6 +38,7 @@ const page = {
   search: null, // {controller, purpose: "move"|"values", best, token, id}
   marks: null, // {move: mark} of the position on the board, when shown
   pv: null, // the line the AI is thinking of, drawn on the board while it thinks
+  thinking: null, // the AI's latest result while it searches (boards that show more of it)
   token: 0, // bumps whenever the position changes: late answers for old positions are dropped
   error: null,
   notice: null, // a message that stays until the next move (an unknown game in the URL)
@@ -120,6 +121,7 @@ async function show(moves, history_ = "follow") {
   const token = page.token;
   page.marks = null;
   page.pv = null;
+  page.thinking = null;
   try {
     const state = await stateAt(moves);
     if (token !== page.token) return;
@@ -226,6 +228,7 @@ async function think(purpose, token) {
         renderBoard();
       } else if (kind !== "done") {
         page.pv = result.pv;
+        page.thinking = result;
         renderBoard();
       }
     }, controller.signal);
@@ -317,6 +320,7 @@ function renderBoard() {
   const ui = {
     marks: page.marks,
     pv: page.marks ? null : page.pv,
+    thinking: page.thinking,
     canMove: isHumanTurn(state),
     onMove: play,
     bottom: humanSide(),
@@ -524,6 +528,7 @@ const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function changeGame(name) {
   page.game = name;
+  page.engine = null; // the new game's own first engine
   page.options = {};
   page.states.clear();
   page.position = null;

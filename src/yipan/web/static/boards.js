@@ -14,6 +14,9 @@
 //   chess  {board[r][c] = "K"|"q"|...|null (rank 8 first, white upper case), files, ranks,
 //           turn, check: square|null, moves: {from: [{to, move, promotion}, ...]}, fen}
 //           (click a piece, then a target; a promotion asks which piece)
+//   go     {rows, cols, cells, move_at, col_labels, row_labels, hoshi: [[r, c], ...],
+//           captures: [black, white], komi, pass_move|null, territory: null|cells, result|null,
+//           last?}   (a wooden board of lines; stones on the crossings)
 //   text   {text}                      (anything else: the game's own rendering, and move buttons)
 //
 // Every board can be played from the keyboard: its cells (or tokens) are focusable, the arrow
@@ -151,7 +154,7 @@ export function pieceSwatch(position, player) {
 
 // -- the board ------------------------------------------------------------------------------------
 // ui: {marks: {move: mark}|null, pv: [move, ...]|null, canMove, onMove(move)}
-const DRAW = { grid: drawGrid, heaps: drawHeaps, tiles: drawTiles, table: drawTable, chess: drawChess };
+const DRAW = { grid: drawGrid, heaps: drawHeaps, tiles: drawTiles, table: drawTable, chess: drawChess, go: drawGo };
 const focusMemory = { kind: null, key: null }; // the focused cell, kept across redraws
 
 export function drawBoard(container, position, ui) {
@@ -206,6 +209,10 @@ function keyboard(board, ui, neighbour) {
 export function drawMoveButtons(container, position, ui) {
   container.replaceChildren();
   if (position.view.kind === "grid" || position.view.kind === "chess") return;
+  if (position.view.kind === "go") {
+    drawGoButtons(container, position, ui);
+    return;
+  }
   const shown = position.legal_moves.slice(0, MAX_BUTTONS);
   for (const move of shown) {
     const button = html("button", { type: "button", class: "chip", "data-move": move }, container);
@@ -899,4 +906,120 @@ function choosePromotion(container, options, ui, view) {
       ui.onMove(option.move);
     });
   }
+}
+
+// -- Go -----------------------------------------------------------------------------------------
+// A wooden board of lines with the coordinates round it and the star points; stones on the
+// crossings, the last one marked; while the AI thinks, its most visited moves with their win
+// rates (extra.best_moves) and its line; at the end, each side's area and the result.
+const GO_WOOD = "#dcb35c", GO_LINE = "#3b2a14";
+
+function drawGo(container, position, ui) {
+  const view = position.view;
+  const n = view.rows, step = 100, margin = 90;
+  const size = (n - 1) * step + 2 * margin;
+  const at = (i) => margin + i * step;
+  const board = svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "board go", role: "grid",
+                             "aria-label": `${n} by ${n} Go board` }, container);
+  fitWidth(board, size, size);
+  const defs = svg("defs", {}, board);
+  for (const [id, inner, outer] of [["go-black", "#666", "#000"], ["go-white", "#fff", "#bbb"]]) {
+    const gradient = svg("radialGradient", { id, cx: "35%", cy: "35%", r: "65%" }, defs);
+    svg("stop", { offset: "0%", "stop-color": inner }, gradient);
+    svg("stop", { offset: "100%", "stop-color": outer }, gradient);
+  }
+  // inline styles: the page's stylesheet colours .frame and .stone for the other boards
+  svg("rect", { x: 0, y: 0, width: size, height: size, rx: 14, class: "frame go-wood",
+                style: `fill: ${GO_WOOD}; stroke: #b88a3a; stroke-width: 4` }, board);
+  for (let i = 0; i < n; i++) {
+    svg("line", { x1: at(0), y1: at(i), x2: at(n - 1), y2: at(i), stroke: GO_LINE, "stroke-width": 3 }, board);
+    svg("line", { x1: at(i), y1: at(0), x2: at(i), y2: at(n - 1), stroke: GO_LINE, "stroke-width": 3 }, board);
+  }
+  for (const [r, c] of view.hoshi ?? []) svg("circle", { cx: at(c), cy: at(r), r: 11, fill: GO_LINE }, board);
+  const font = 38;
+  const labels = svg("g", { "font-size": font, "text-anchor": "middle", "dominant-baseline": "central",
+                            fill: GO_LINE, class: "coordinates" }, board);
+  view.col_labels.forEach((label, c) => {
+    svg("text", { x: at(c), y: margin / 2 - 6, class: "coord" }, labels).textContent = label;
+    svg("text", { x: at(c), y: size - margin / 2 + 6, class: "coord" }, labels).textContent = label;
+  });
+  view.row_labels.forEach((label, r) => {
+    svg("text", { x: margin / 2 - 8, y: at(r), class: "coord" }, labels).textContent = label;
+    svg("text", { x: size - margin / 2 + 8, y: at(r), class: "coord" }, labels).textContent = label;
+  });
+  const thinking = ui.thinking && ui.thinking.extra ? ui.thinking.extra.best_moves ?? [] : [];
+  const candidates = new Map(thinking.map((entry, rank) => [entry.move, { ...entry, rank }]));
+  const pv = ui.pv ?? [];
+  const last = view.last ? `${view.last[0]},${view.last[1]}` : null;
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const cx = at(c), cy = at(r), owner = view.cells[r][c], move = view.move_at[r][c];
+      const cell = svg("g", { class: "cell", "data-row": r, "data-col": c }, board);
+      const hit = svg("rect", { x: cx - step / 2, y: cy - step / 2, width: step, height: step,
+                                fill: "transparent", class: "hit" }, cell);
+      if (move !== null && move !== undefined) {
+        hit.setAttribute("data-move", move);
+        svg("title", {}, hit).textContent = move;
+        if (ui.canMove) cell.classList.add("playable");
+      }
+      if (owner !== null) {
+        const paint = `url(#go-${owner === 0 ? "black" : "white"})`;
+        svg("circle", { cx, cy, r: step * 0.47, class: `stone p${owner}`,
+                        style: `fill: ${paint}; stroke: ${owner === 0 ? "#000" : "#888"}; stroke-width: 2` }, cell);
+        if (`${r},${c}` === last) {
+          svg("circle", { cx, cy, r: step * 0.18, fill: "none", "stroke-width": 6,
+                          stroke: owner === 0 ? "#fff" : "#000", class: "last-move" }, cell);
+        }
+      } else if (view.territory && view.territory[r][c] !== null) {
+        const side = view.territory[r][c];
+        svg("rect", { x: cx - 18, y: cy - 18, width: 36, height: 36, class: `territory p${side}`,
+                      fill: side === 0 ? "#111" : "#f8f8f8", stroke: "#555", "stroke-width": 2 }, cell);
+      } else if (move && candidates.has(move)) {
+        const entry = candidates.get(move);
+        const colour = entry.rank === 0 ? "#2e7d32" : "#1565c0";
+        svg("circle", { cx, cy, r: step * 0.42, fill: colour, opacity: 0.75, class: "candidate" }, cell);
+        svg("text", { x: cx, y: cy - 12, "text-anchor": "middle", "dominant-baseline": "central",
+                      "font-size": 30, fill: "#fff", class: "win-rate" }, cell)
+          .textContent = `${Math.round(entry.win_rate * 100)}`;
+        svg("text", { x: cx, y: cy + 20, "text-anchor": "middle", "dominant-baseline": "central",
+                      "font-size": 22, fill: "#fff", class: "visits" }, cell)
+          .textContent = compactCount(entry.visits);
+      } else if (move && pv.indexOf(move) >= 0 && pv.indexOf(move) < 6) {
+        const index = pv.indexOf(move);
+        const player = (position.to_move + index) % 2;
+        svg("circle", { cx, cy, r: step * 0.4, class: `ghost p${player}` }, cell);
+        svg("text", { x: cx, y: cy, class: "pv-number", "dominant-baseline": "central",
+                      "text-anchor": "middle" }, cell).textContent = index + 1;
+      }
+    }
+  }
+  board.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-move]");
+    if (target && ui.canMove) ui.onMove(target.getAttribute("data-move"));
+  });
+}
+
+function compactCount(n) {
+  return n >= 10000 ? `${Math.round(n / 1000)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : `${n}`;
+}
+
+// Below the Go board: the pass button, the prisoners, komi, the win rate as the AI thinks,
+// and the result at the end.
+function drawGoButtons(container, position, ui) {
+  const view = position.view;
+  if (view.pass_move) {
+    const button = html("button", { type: "button", class: "chip", "data-move": view.pass_move }, container, "pass");
+    button.disabled = !ui.canMove;
+    button.addEventListener("click", () => ui.onMove(view.pass_move));
+  }
+  const [black, white] = view.captures ?? [0, 0];
+  html("span", { class: "go-captures" }, container,
+       `captures: black ${black}, white ${white} · komi ${view.komi}`);
+  const extra = ui.thinking && ui.thinking.extra;
+  if (extra && typeof extra.win_rate === "number") {
+    const mover = position.to_move === 0 ? "black" : "white";
+    html("span", { class: "go-win-rate" }, container,
+         ` · ${mover} wins ${Math.round(extra.win_rate * 100)}% (${ui.thinking.nodes.toLocaleString("en")} playouts)`);
+  }
+  if (view.result) html("strong", { class: "go-result" }, container, ` · result ${view.result}`);
 }
