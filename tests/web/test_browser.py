@@ -597,6 +597,6 @@ def test_the_ai_shows_its_win_rate_and_candidates_while_it_thinks(open_page) -> 
     page.wait_for_selector("svg.board.go .candidate", timeout=WAIT)
     page.wait_for_selector("#move-buttons .go-win-rate", timeout=WAIT)
     assert "% (" in page.locator("#move-buttons .go-win-rate").inner_text()
-    assert "to win" in page.locator("#t-value").inner_text()
+    assert "% expected score" in page.locator("#t-value").inner_text()  # MCTS's mean, in words
     wait_for_turn(page)
     assert page.locator("svg.board.go .stone").count() == 1

@@ -14,7 +14,7 @@ import sys
 from .. import engines
 from ..core import AnalysisRequest, Limit, replay
 from ..search import TracePrinter
-from .common import count, moves_from_args, seconds, start_game_command
+from .common import count, moves_from_args, prepare_game, seconds, start_game_command
 from .report import show
 
 
@@ -55,13 +55,14 @@ def say_progress(text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     args, game, hooks = start_game_command("analyze", args.argv, "Analyse a position.",
-                                           add_analyze_arguments)
+                                           add_analyze_arguments, prepare=False)
     start = None
     if hooks.start is not None and (started := hooks.start(game, args.hook_options)):
         game, states = started  # a position from a record (Go's --sgf FILE); moves follow it
         start = states[-1]
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves, start)[-1]
+    prepare_game(game)  # after the moves are read: a bad one is refused before compiling
     trace = None
     if args.trace is not None:
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)

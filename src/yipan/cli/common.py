@@ -143,15 +143,21 @@ def leading_values(option: Any, words: list[str]) -> tuple[list[str], list[str]]
 
 
 def start_game_command(command: str, argv: Sequence[str], help_text: str,
-                       add_arguments: Any) -> tuple[argparse.Namespace, Game, GameHooks]:
+                       add_arguments: Any, *, prepare: bool = True,
+                       ) -> tuple[argparse.Namespace, Game, GameHooks]:
     """Parse ``yipan COMMAND GAME ...`` and make the game; returns the arguments, the game
-    and its hooks."""
+    and its hooks. With ``prepare=False`` the command calls ``prepare_game`` itself once
+    its input is read, so bad input is refused in one line before any compiling."""
     spec, args, hooks = parse_game_command(command, argv, help_text, add_arguments)
     game = game_from_args(spec, args, args.game_name)
-    if command in PREPARED_COMMANDS:
-        # compiled kernels loaded now, never on a move's clock; a first run says so
-        prepare_for(game, say=lambda line: print(f"yipan: {line}", file=sys.stderr, flush=True))
+    if prepare and command in PREPARED_COMMANDS:
+        prepare_game(game)
     return args, game, hooks
+
+
+def prepare_game(game: Game) -> None:
+    """Compiled kernels loaded now, never on a move's clock; a first run says so."""
+    prepare_for(game, say=lambda line: print(f"yipan: {line}", file=sys.stderr, flush=True))
 
 
 PREPARED_COMMANDS = ("play", "analyze", "solve", "watch")

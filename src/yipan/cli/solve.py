@@ -32,7 +32,15 @@ from ..core import (
 )
 from ..search import TracePrinter
 from .analyze import say_progress
-from .common import UsageError, count, moves_from_args, print_json, seconds, start_game_command
+from .common import (
+    UsageError,
+    count,
+    moves_from_args,
+    prepare_game,
+    print_json,
+    seconds,
+    start_game_command,
+)
 from .report import show_solution
 
 
@@ -71,7 +79,7 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     args, game, _hooks = start_game_command("solve", args.argv, "Solve a position.",
-                                            add_solve_arguments)
+                                            add_solve_arguments, prepare=False)
     trace = None
     if args.trace is not None:
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)
@@ -95,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         return solve_batch(game, args.batch, solve, as_json=args.json)
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves)[-1]
+    prepare_game(game)  # after the moves are read: a bad one is refused before compiling
     show_solution(game, state, moves, solve(state), as_json=args.json)
     return 0
 
@@ -132,6 +141,7 @@ def solve_batch(game: Game, source: str, solve: Any, *, as_json: bool) -> int:
     stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
     with stream:
         lines = list(_batch_lines(game, stream))
+    prepare_game(game)  # after the whole file is read: bad input is refused before compiling
     total_seconds = 0.0
     total_nodes = mismatches = 0
     for moves, state, expected in lines:
