@@ -119,17 +119,24 @@ def _check_position(game: Game, state: Any) -> Analysis | None:
     return None
 
 
-def analyze(game: Game, state: Any, engine: str = "auto", *,
-            request: AnalysisRequest | None = None, rng: random.Random | None = None,
-            level: str = "perfect") -> Analysis:
-    """The analysis of ``state`` by the named engine (module docstring)."""
-    request = request or AnalysisRequest()
+def check_analysis(game: Game, state: Any, engine: str = "auto") -> None:
+    """Raise what ``analyze`` would refuse, before anything is prepared or searched (the CLI
+    checks a command line here before numba compiles the engine)."""
     if engine not in ANALYZE_ENGINES:
         raise UnknownEngineError(
             f"unknown engine {engine!r}; engines: {', '.join(ANALYZE_ENGINES)}")
     if engine not in engines_for(game):
         raise CapabilityError(f"{engine} cannot analyse {game.info.title}; engines for it: "
                               f"{', '.join(engines_for(game))}")
+    _check_position(game, state)
+
+
+def analyze(game: Game, state: Any, engine: str = "auto", *,
+            request: AnalysisRequest | None = None, rng: random.Random | None = None,
+            level: str = "perfect") -> Analysis:
+    """The analysis of ``state`` by the named engine (module docstring)."""
+    request = request or AnalysisRequest()
+    check_analysis(game, state, engine)
     over = _check_position(game, state)
     if over is not None:
         return over
@@ -258,17 +265,37 @@ def _alphabeta(game: Game, state: Any, limit: Limit | None,
     return alphabeta(game, state, analysis=True, limit=limit, trace=request.trace)
 
 
+def _by_regrets(game: Game, algorithm: str) -> bool:
+    return algorithm in cfr.ALGORITHMS or (algorithm == "auto"
+                                           and not game.info.perfect_information)
+
+
+def check_solve(game: Game, state: Any, algorithm: str = "auto",
+                request: AnalysisRequest | None = None) -> None:
+    """Raise what ``solve`` would refuse of its arguments, before anything is prepared or
+    searched (the CLI checks a command line here before numba compiles the engine)."""
+    if algorithm not in SOLVE_ALGORITHMS:
+        raise UnknownEngineError(
+            f"unknown algorithm {algorithm!r}; algorithms: {', '.join(SOLVE_ALGORITHMS)}")
+    if _by_regrets(game, algorithm):
+        return
+    _check_position(game, state)
+    limit = request.limit if request is not None else None
+    if algorithm.startswith("mcts") and request is not None and request.trace is not None:
+        raise CapabilityError("a trace follows minimax and alpha-beta searches, not MCTS")
+    if limit is not None and limit.time is not None and algorithm in ("minimax", "alphabeta"):
+        raise CapabilityError(f"a time limit needs an anytime search (iterative, "
+                              f"alphabeta-tt, mcts), not {algorithm}")
+
+
 def solve(game: Game, state: Any, algorithm: str = "auto", *,
           request: AnalysisRequest | None = None, rng: random.Random | None = None,
           iterations: int | None = None) -> Analysis:
     """The proven value of ``state`` by the named algorithm (module docstring)."""
     request = request or AnalysisRequest()
-    if algorithm not in SOLVE_ALGORITHMS:
-        raise UnknownEngineError(
-            f"unknown algorithm {algorithm!r}; algorithms: {', '.join(SOLVE_ALGORITHMS)}")
+    check_solve(game, state, algorithm, request)
     hooks = hooks_of(game)
-    if algorithm in cfr.ALGORITHMS or (algorithm == "auto"
-                                       and not game.info.perfect_information):
+    if _by_regrets(game, algorithm):
         return _solve_by_regrets(game, state, algorithm, hooks, request, rng, iterations)
     over = _check_position(game, state)
     if over is not None:
@@ -280,17 +307,12 @@ def solve(game: Game, state: Any, algorithm: str = "auto", *,
     limit, trace = request.limit, request.trace
     if algorithm.startswith("mcts"):
         solver = algorithm == "mcts-solver"
-        if trace is not None:
-            raise CapabilityError("a trace follows minimax and alpha-beta searches, not MCTS")
         default = DEFAULT_SOLVER_ITERATIONS if solver else DEFAULT_MCTS_ITERATIONS
         nodes = iterations if iterations is not None else (
             None if limit is not None and limit.time is not None else default)
         mcts_limit = Limit(nodes=nodes, time=limit.time if limit is not None else None)
         result = mcts(game, state, limit=mcts_limit, rng=rng or random.Random(), solver=solver)
         return Analysis.from_search(result, algorithm)
-    if limit is not None and limit.time is not None and algorithm in ("minimax", "alphabeta"):
-        raise CapabilityError(f"a time limit needs an anytime search (iterative, "
-                              f"alphabeta-tt, mcts), not {algorithm}")
     if algorithm == "minimax":
         result = minimax(game, state, trace=trace)
     elif algorithm == "alphabeta":

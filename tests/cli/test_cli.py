@@ -164,3 +164,23 @@ def test_solve_with_a_clock_uses_iterative_deepening():
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["depth"] >= 1 and data["move"] is not None
+
+
+@pytest.mark.parametrize("argv", [
+    ["analyze", "connect4", "4", "9"],                    # an illegal move
+    ["analyze", "leduc"],                                  # a chance draw is next
+    ["analyze", "connect4", "--ai", "expectimax"],         # an engine the game has not
+    ["solve", "connect4", "--algorithm", "minimax", "--time", "1"],   # no anytime search
+    ["solve", "gomoku", "h8", "--algorithm", "mcts", "--trace", "2"],  # no trace of MCTS
+])
+def test_bad_input_is_refused_before_the_engine_is_prepared(argv, monkeypatch, capsys):
+    """On a machine where numba has not compiled yet, preparing says so on stderr: bad input
+    must be refused before that, in its one line."""
+    from yipan.cli import common
+    from yipan.cli.main import main
+
+    prepared = []
+    monkeypatch.setattr(common, "prepare_for", lambda game, say: prepared.append(game))
+    assert main(argv) == 2
+    assert prepared == []
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1

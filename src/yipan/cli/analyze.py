@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         start = states[-1]
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves, start)[-1]
-    prepare_game(game)  # after the moves are read: a bad one is refused before compiling
+    engines.check_analysis(game, state, args.ai)
+    prepare_game(game)  # after the input is checked: bad input is refused before compiling
     trace = None
     if args.trace is not None:
         trace = TracePrinter(game, args.trace, out=sys.stderr if args.json else sys.stdout)

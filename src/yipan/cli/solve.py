@@ -100,10 +100,13 @@ def run(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.moves:
             raise UsageError("give either moves or --batch FILE, not both")
-        return solve_batch(game, args.batch, solve, as_json=args.json)
+        return solve_batch(game, args.batch, solve, as_json=args.json,
+                           check=lambda state: engines.check_solve(game, state, args.algorithm,
+                                                                   request))
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves)[-1]
-    prepare_game(game)  # after the moves are read: a bad one is refused before compiling
+    engines.check_solve(game, state, args.algorithm, request)
+    prepare_game(game)  # after the input is checked: bad input is refused before compiling
     show_solution(game, state, moves, solve(state), as_json=args.json)
     return 0
 
@@ -135,12 +138,15 @@ def batch_score(analysis: Analysis) -> float | None:
     return analysis.value if analysis.value is not None else analysis.outcome
 
 
-def solve_batch(game: Game, source: str, solve: Any, *, as_json: bool) -> int:
+def solve_batch(game: Game, source: str, solve: Any, *, as_json: bool,
+                check: Any = None) -> int:
     """One solve per line; per-line results, then the means. Only the solver's own time is
     counted (the figure each analysis reports)."""
     stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
     with stream:
         lines = list(_batch_lines(game, stream))
+    for _moves, state, _expected in lines if check is not None else ():
+        check(state)
     prepare_game(game)  # after the whole file is read: bad input is refused before compiling
     total_seconds = 0.0
     total_nodes = mismatches = 0
