@@ -47,13 +47,6 @@ from ..grid import Grid, grid_view, render_board
 from .renju import RenjuBoard
 
 RULES = ("freestyle", "standard", "renju", "caro", "caro-exact")
-RULE_NAMES = {
-    "freestyle": "five or more",
-    "standard": "exactly five",
-    "renju": "renju (black: exactly five, no double three, double four or overline)",
-    "caro": "caro (five or more, not blocked at both ends)",
-    "caro-exact": "caro, exactly five (not blocked at both ends)",
-}
 MIN_SIZE, MAX_SIZE, DEFAULT_SIZE = 7, 22, 15
 
 
