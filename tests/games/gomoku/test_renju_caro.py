@@ -1,12 +1,20 @@
-"""Renju and caro in the Game: black's forbidden moves on constructed positions, caro's
-blocked fives, and a property against a plain referee written from the definitions.
+"""Renju and caro: in the Game, black's forbidden moves on constructed positions, caro's
+blocked fives, and a property against a plain referee written from the definitions; in the
+fast engine, its line shapes, its forbidden points, moves it never makes, the renju win it
+finds, caro fives it does not count; the brain through its process.
 
 Positions are drawn as rows of text (``x`` black, ``o`` white, ``.`` empty, ``*`` the point
 asked about, which is empty), placed with their top-left corner at (3, 3) of a 15x15 board;
-white's spare stones (to keep the counts alternating) go along the bottom edge, far away.
+spare stones (to keep the counts alternating) go along the top and bottom edges, far away.
 """
 
 from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +22,19 @@ from hypothesis import strategies as st
 
 from yipan.core import IllegalMoveError
 from yipan.games.gomoku import Gomoku, Stones
+from yipan.games.gomoku.board import L_FIVE, L_FORBIDDEN
+from yipan.games.gomoku.engine import Engine
+from yipan.games.gomoku.patterns import (
+    FIVE,
+    FOUR,
+    FOUR_FOUR,
+    NONE,
+    OPEN_FOUR,
+    OPEN_THREE,
+    OVERLINE,
+    THREE,
+    shape_of,
+)
 from yipan.games.gomoku.renju import RenjuBoard
 
 SIZE = 15
@@ -33,9 +54,10 @@ def position(game: Gomoku, rows: list[str], *, black_to_move: bool = True
                 white.append(point)
             elif ch == "*":
                 star = game.point(*point)
-    # spare stones, every other point of the bottom rows (white) or the top row (black)
-    white_spares = iter((x, SIZE - 1 - 2 * k) for k in range(3) for x in range(0, SIZE, 2))
-    black_spares = iter((x, 0) for x in range(0, SIZE, 2))
+    # spare stones three points apart, on the bottom rows (white) or the top row (black):
+    # far from the drawing, and no line of them is one move from a four
+    white_spares = iter((x, SIZE - 1 - 2 * k) for k in range(3) for x in range(0, SIZE, 3))
+    black_spares = iter((x, 2 * k) for k in range(2) for x in range(0, SIZE, 3))
     while len(white) < len(black) - (0 if black_to_move else 1):
         white.append(next(white_spares))
     while len(black) < len(white) + (0 if black_to_move else 1):
@@ -297,7 +319,7 @@ def crowded_positions(draw):
     return set(chosen[:black_count]), set(chosen[black_count:2 * black_count])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(crowded_positions())
 def test_legal_moves_never_hold_a_point_forbidden_to_black(stones):
     black, white = stones
@@ -324,3 +346,174 @@ def test_the_board_and_the_referee_agree_on_the_drawn_positions():
                  if state.white >> RENJU.bit(p) & 1}
         assert referee_forbidden(black, white, SIZE, RENJU.xy(star))
         assert board.forbidden(*RENJU.xy(star)) is not None
+
+
+# -- the fast engine -------------------------------------------------------------------------------
+
+SRC = Path(__file__).resolve().parents[3] / "src"
+NODES = 20_000  # searches bounded by nodes: a busy machine changes nothing
+
+
+@pytest.mark.parametrize("line, shape", [
+    (".xx[.]x.", OPEN_FOUR),  # a straight four
+    ("x.x[.]x.x", FOUR_FOUR),  # two fours on one line: forbidden to black
+    (".x.xx[.].x", FOUR_FOUR),
+    ("xx[.]xxx", OVERLINE),
+    ("x.xx[.]..", FOUR),
+    ("..xx[.]..", OPEN_THREE),
+    (".xxxx[.].", FIVE),
+    ("x.[.]xxx.x", NONE),  # either gap makes six
+])
+def test_renju_shapes_of_black(line, shape):
+    assert shape_of(line, exact=True, renju=True) == shape
+
+
+@pytest.mark.parametrize("line, caro, shape", [
+    ("oxxxx[.]o", False, FIVE),
+    ("oxxxx[.]o", True, NONE),  # a five blocked at both ends is nothing
+    ("oxxxx[.].", True, FIVE),
+    ("oxxx[.].o", False, FOUR),
+    ("oxxx[.].o", True, NONE),  # its five would be blocked at both ends: no four
+    ("oxxx[.]..", True, FOUR),
+    ("oxx[.]..o", False, THREE),
+    ("oxx[.]..o", True, NONE),
+])
+def test_caro_shapes(line, caro, shape):
+    assert shape_of(line, caro=caro) == shape
+
+
+def engine_at(rule: str, state: Stones) -> Engine:
+    engine = Engine(SIZE, rule, memory_bytes=1 << 20)
+    engine.set_state(state)
+    return engine
+
+
+@pytest.mark.parametrize("name", FORBIDDEN)
+def test_the_board_marks_forbidden_points_for_black_only(name):
+    game = Gomoku(SIZE, "renju")
+    state, star = position(game, FORBIDDEN[name][0])
+    engine = engine_at("renju", state)
+    cell = engine.cell(star)
+    assert engine.board.level[0, cell] == L_FORBIDDEN
+    assert engine.board.level[1, cell] != L_FORBIDDEN
+    assert engine_at("freestyle", state).board.level[0, cell] != L_FORBIDDEN
+
+
+def test_the_engine_does_not_play_its_winning_four_four_under_renju():
+    rows = ["x . x * x . x"]
+    for rule in ("freestyle", "renju"):
+        game = Gomoku(SIZE, rule)
+        state, star = position(game, rows)
+        engine = engine_at(rule, state)
+        decision = engine.think(seconds=None, nodes=NODES)
+        if rule == "freestyle":
+            assert decision.move == star  # two fours: a win
+        else:
+            assert decision.move != star
+            game.play_checked(state, decision.move)
+
+
+def white_four_onto_a_forbidden_point(rule: str) -> tuple[Engine, int, int]:
+    """White to move: black's double-three point F (the drawing's ``*``) lies at the end of
+    white's diagonal three, whose other end black holds; white's four there cannot be blocked
+    under renju."""
+    game = Gomoku(SIZE, rule)
+    state, star = position(game, FORBIDDEN["double three"][0])
+    fx, fy = game.xy(star)
+    white = [(fx + k, fy + k) for k in (2, 3, 4)]
+    black = [(fx + 5, fy + 5), (0, 0)]
+    state = Stones(state.black | sum(1 << game.bit(game.point(x, y)) for x, y in black),
+                   state.white | sum(1 << game.bit(game.point(x, y)) for x, y in white))
+    assert game.to_move(state) == 1 and game.outcome(state) is None
+    return engine_at(rule, state), game.point(fx + 1, fy + 1), star
+
+
+def test_white_wins_by_a_four_whose_five_point_is_forbidden_to_black():
+    engine, four, forbidden_point = white_four_onto_a_forbidden_point("renju")
+    decision = engine.think(seconds=None, nodes=NODES)
+    assert decision.reason == "VCF" and decision.move == four
+    assert decision.threat is not None and decision.threat.line == (four,)
+    engine.play(four)
+    assert engine.board.level[0, engine.cell(forbidden_point)] == L_FORBIDDEN
+    assert engine.think(seconds=None, nodes=NODES).result.value < 0  # black sees it is lost
+    free, _, _ = white_four_onto_a_forbidden_point("freestyle")
+    assert free.think(seconds=None, nodes=NODES).reason != "VCF"  # black could block there
+
+
+def test_a_caro_five_blocked_at_both_ends_is_no_threat_to_the_engine():
+    for rule, fives in (("freestyle", 1), ("caro", 0), ("caro-exact", 0)):
+        game = Gomoku(SIZE, rule)
+        state, star = position(game, ["o x x x * . o"])
+        engine = engine_at(rule, state)
+        assert int(engine.board.level_count[0, L_FIVE]) == 0
+        engine.play(star)  # black's four, o x x x x [.] o: its five is blocked at both ends
+        assert int(engine.board.level_count[0, L_FIVE]) == fives
+
+
+def test_engine_self_play_under_renju_never_makes_a_forbidden_move():
+    """Twenty moves a side from seeded random openings, every black move through the rules."""
+    game = Gomoku(SIZE, "renju")
+    rng = random.Random(7)
+    forbidden_seen = 0
+    for _ in range(2):
+        state = game.initial_state()
+        for _ in range(3):
+            state = game.play_checked(state, rng.choice(
+                [game.point(x, y) for x in range(5, 10) for y in range(5, 10)
+                 if game.cell(state, x, y) is None]))
+        engine = engine_at("renju", state)
+        for _ in range(40):
+            if game.outcome(state) is not None:
+                break
+            if game.to_move(state) == 0:
+                forbidden_seen += len(game.legal_moves(state)) < bin(
+                    game.full & ~(state.black | state.white)).count("1")
+            decision = engine.think(seconds=None, nodes=3_000, max_depth=4)
+            state = game.play_checked(state, decision.move)  # raises on a forbidden move
+            engine.play(decision.move)
+    assert forbidden_seen > 0  # black did meet forbidden points on the way
+
+
+def brain_session(script: list[str]) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    process = subprocess.run(
+        [sys.executable, "-m", "yipan.protocols.gomocup"], input="\n".join(script) + "\n",
+        capture_output=True, text=True, env=env, timeout=300)
+    assert process.returncode == 0, process.stderr
+    return process.stdout.splitlines()
+
+
+def board_lines(game: Gomoku, state: Stones, brain_colour: int) -> list[str]:
+    lines = ["BOARD"]
+    for p in range(SIZE * SIZE):
+        x, y = game.xy(p)
+        owner = game.cell(state, x, y)
+        if owner is not None:
+            lines.append(f"{x},{y},{1 if owner == brain_colour else 2}")
+    return [*lines, "DONE"]
+
+
+def test_the_brain_plays_renju_and_caro_by_info_rule():
+    renju = Gomoku(SIZE, "renju")
+    four_four, star = position(renju, ["x . x * x . x"])
+    sx, sy = renju.xy(star)
+    caro = Gomoku(SIZE, "caro")
+    # black (the brain) has two fours: the upper one's five would be blocked at both ends
+    fours, _ = position(caro, ["o x x x x . o", ". . . . . . .", "o x x x x . ."])
+    blocked, open_end = (CORNER + 5, CORNER), (CORNER + 5, CORNER + 2)
+    script = ["START 15", "INFO timeout_turn 1000", "INFO rule 4",
+              *board_lines(renju, four_four, 0), "RESTART", "INFO rule 0",
+              *board_lines(renju, four_four, 0), "RESTART", "INFO rule 8",
+              *board_lines(caro, fours, 0), "INFO rule 12", "END"]
+    answers = brain_session(script)
+    assert answers[0] == "OK"
+    renju_move = tuple(int(v) for v in answers[1].split(","))
+    assert renju_move != (sx, sy)
+    renju.play_checked(four_four, renju.point(*renju_move))
+    assert answers[2] == "OK"
+    assert answers[3] == f"{sx},{sy}"  # freestyle: the four-four wins
+    assert answers[4] == "OK"
+    assert answers[5] == "{},{}".format(*open_end)  # caro: only the open-ended five wins
+    assert blocked != open_end
+    assert answers[6].startswith("ERROR") and "exclude" in answers[6]
+    assert len(answers) == 7

@@ -327,14 +327,15 @@ class Engine:
             yield self._allowed_instead(last)
 
     def _allowed_instead(self, forbidden: Decision) -> Decision:
-        """The best-ordered candidate the rules allow (any allowed point if none is)."""
+        """The best-ordered candidate the rules allow (any allowed point if none is), with the
+        value the engine gave the position (a block it may not play: a loss)."""
         count = generate(self.board, self.context, self.to_move, 0, -1)
         points = [self.point(c) for c in self.context.moves[0, :count]]
         points += [p for p in range(self.size * self.size) if self.is_empty(p)]
         move = next((p for p in points if self.is_empty(p) and self.allowed(p)),
                     forbidden.move)  # (no allowed point: the game is over)
-        result = SearchResult(move=move, value=0, pv=(move,), depth=0, exact=False,
-                              stats=forbidden.result.stats)
+        result = SearchResult(move=move, value=forbidden.result.value, pv=(move,), depth=0,
+                              exact=False, stats=forbidden.result.stats)
         return Decision(move, "allowed", result)
 
     def _thoughts(self, *, seconds: float | None, max_depth: int, nodes: int | None,
