@@ -31,9 +31,9 @@ class GameOption:
 
     ``label`` names the option in words for a form (``"stones in a row to win"`` rather than
     ``k``); ``choice_labels`` names each choice in words for a form's list (the value, such
-    as ``renju``, is still what is sent); ``hidden`` keeps it out of forms while every front end still accepts it (another
-    spelling of what a shown option sets: Connect Four's ``width`` and ``height`` beside its
-    ``size``).
+    as ``renju``, is still what is sent); ``hidden`` keeps it out of forms while every front
+    end still accepts it (another spelling of what a shown option sets: Connect Four's
+    ``width`` and ``height`` beside its ``size``).
     """
 
     name: str

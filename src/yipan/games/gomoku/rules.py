@@ -48,6 +48,7 @@ from .renju import RenjuBoard
 
 RULES = ("freestyle", "standard", "renju", "caro", "caro-exact")
 MIN_SIZE, MAX_SIZE, DEFAULT_SIZE = 7, 22, 15
+CACHED_STATES = 64
 
 
 class Stones(NamedTuple):
@@ -80,6 +81,9 @@ class Gomoku(Game[Stones, int]):
         self.full = self.grid.full
         self.directions = self.grid.directions
         self._bits = self.grid.cells  # the bit of each point: point y * size + x is cell (y, x)
+        # renju's checks of the states last asked about (scratch: a state's answers never change)
+        self._suspects: dict[Stones, int] = {}
+        self._renju_boards: dict[Stones, RenjuBoard] = {}
         self.info = GameInfo(
             name="gomoku",
             title=f"Gomoku {size}x{size} ({rule})",
@@ -202,6 +206,14 @@ class Gomoku(Game[Stones, int]):
         an overline or a four-four on one line needs four black stones within five points
         on that line; a double three or a double four needs two lines with two black stones
         each within four points. Only these points get the exact check."""
+        cached = self._suspects.get(state)
+        if cached is None:
+            if len(self._suspects) > CACHED_STATES:
+                self._suspects.clear()
+            cached = self._suspects[state] = self._count_suspects(state)
+        return cached
+
+    def _count_suspects(self, state: Stones) -> int:
         black = state.black
         empty = self.full & ~(black | state.white)
         pairs = [self._near(black, d, reach=4, count=2) for d in self.directions]
@@ -230,6 +242,16 @@ class Gomoku(Game[Stones, int]):
         return at_least[-1]
 
     def renju_board(self, state: Stones) -> RenjuBoard:
+        """The stones on a ``RenjuBoard`` (kept for the last few states asked about: its
+        checks leave it as they found it)."""
+        board = self._renju_boards.get(state)
+        if board is None:
+            if len(self._renju_boards) > CACHED_STATES:
+                self._renju_boards.clear()
+            board = self._renju_boards[state] = self._new_renju_board(state)
+        return board
+
+    def _new_renju_board(self, state: Stones) -> RenjuBoard:
         points = range(self.size * self.size)
         black = [self.xy(p) for p in points if state.black >> self._bits[p] & 1]
         white = [self.xy(p) for p in points if state.white >> self._bits[p] & 1]
@@ -252,6 +274,12 @@ class Gomoku(Game[Stones, int]):
         board = self.renju_board(state)
         return all(board.forbidden(*self.xy(p)) is not None
                    for p, bit in enumerate(self._bits) if empty >> bit & 1)
+
+    def is_legal(self, state: Stones, move: int) -> bool:
+        """An empty point of the board, not forbidden (the game not being over)."""
+        return (isinstance(move, int) and 0 <= move < self.size * self.size
+                and not (state.black | state.white) >> self._bits[move] & 1
+                and self.forbidden(state, move) is None)
 
     def play_checked(self, state: Stones, move: int) -> Stones:
         if not (isinstance(move, int) and 0 <= move < self.size * self.size):
