@@ -117,6 +117,15 @@ ALLOWED = {
         ". . . . . x .",
         ". . . . . x .",
     ],
+    # a line holding a four is no three as well: a four-three, not a double three
+    "straight four and three": [
+        ". . . . . .",
+        ". . . . x .",
+        ". . . . x .",
+        ". . . . x .",
+        ". . x x * .",
+        ". . . . . .",
+    ],
     "split four and three": [
         ". . . . . . .",
         ". . . . . x .",
@@ -284,11 +293,12 @@ def referee_forbidden(black: set, white: set, size: int, p: tuple[int, int],
             black.discard(also)
 
     def straight_four(d, also):
-        """``.xxxx.`` through p with ``also`` added, both ends making exactly five."""
+        """``.xxxx.`` through p with ``also`` added (and in it), both ends making exactly
+        five."""
         for start in range(-3, 1):
             four = [along(d, start + i) for i in range(4)]
             ends = [along(d, start - 1), along(d, start + 4)]
-            if all(q in black or q == also for q in four) and \
+            if (also is None or also in four) and all(q in black or q == also for q in four) and \
                     all(cell(q) == "." and q != also for q in ends) and \
                     all(exact_five_with_extra(d, q, also) for q in ends):
                 return True
@@ -302,6 +312,8 @@ def referee_forbidden(black: set, white: set, size: int, p: tuple[int, int],
         return True
     threes = 0
     for d in directions:
+        if five_points(d):  # a line holding a four is no three
+            continue
         for q in line_points[d]:
             if cell(q) == "." and straight_four(d, q) and (
                     depth <= 1 or not referee_forbidden(black, white, size, q, depth - 1)):
@@ -517,3 +529,15 @@ def test_the_brain_plays_renju_and_caro_by_info_rule():
     assert blocked != open_end
     assert answers[6].startswith("ERROR") and "exclude" in answers[6]
     assert len(answers) == 7
+
+
+def test_the_command_line_refuses_a_forbidden_move_in_one_line(capsys):
+    from yipan.cli.main import main
+
+    moves = ["f8", "a1", "g8", "c1", "h7", "e1", "h6", "g1"]  # black: h8 makes two threes
+    assert main(["analyze", "gomoku", "--rule", "renju", *moves, "h8"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["yipan: error: move 9 (h8): h8 is forbidden to black under renju: it makes "
+                   "a double three"]
+    assert main(["analyze", "gomoku", "--rule", "freestyle", *moves, "h8",
+                 "--nodes", "2000"]) == 0

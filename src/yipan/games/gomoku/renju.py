@@ -106,15 +106,20 @@ class RenjuBoard:
         return len([q for q in self.five_points(p, step) if q in (first - step, last + step)]) == 2
 
     def three_points(self, p: int, step: int) -> list[int]:
-        """Empty points on the line that make a straight four through ``p`` (legal or not)."""
+        """Empty points on the line that make a straight four through ``p`` and themselves
+        (legal or not); none on a line that already holds a four."""
+        if self.five_points(p, step):
+            return []
         cells = self.cells
         points = []
-        for k in range(-4, 5):
+        for k in range(-3, 4):
             q = p + k * step
             if k and cells[q] == EMPTY:
                 cells[q] = BLACK
                 if self.straight_four(p, step):
-                    points.append(q)
+                    first, last = self.run(p, step)
+                    if min(first, last) <= q <= max(first, last):
+                        points.append(q)
                 cells[q] = EMPTY
         return points
 
