@@ -389,6 +389,9 @@ def test_renju_shapes_of_black(line, shape):
     ("oxxx[.]..", True, FOUR),
     ("oxx[.]..o", False, THREE),
     ("oxx[.]..o", True, NONE),
+    ("#xxxx[.]o", True, FIVE),  # the edge blocks nothing in caro
+    ("#xxx[.].o", True, FOUR),
+    ("#xxx[.]o", True, NONE),  # no room for five
 ])
 def test_caro_shapes(line, caro, shape):
     assert shape_of(line, caro=caro) == shape
@@ -450,6 +453,19 @@ def test_white_wins_by_a_four_whose_five_point_is_forbidden_to_black():
     assert engine.think(seconds=None, nodes=NODES).result.value < 0  # black sees it is lost
     free, _, _ = white_four_onto_a_forbidden_point("freestyle")
     assert free.think(seconds=None, nodes=NODES).reason != "VCF"  # black could block there
+
+
+def test_the_engine_sees_a_caro_five_against_the_edge():
+    game = Gomoku(SIZE, "caro")
+    black = [game.point(k, k) for k in range(1, 5)]  # a diagonal into the corner a1
+    white = [game.point(5, 5), game.point(14, 0), game.point(11, 0), game.point(8, 0)]
+    state = Stones(sum(1 << game.bit(p) for p in black), sum(1 << game.bit(p) for p in white))
+    engine = engine_at("caro", state)
+    corner = engine.cell(game.point(0, 0))
+    assert engine.board.level[0, corner] == L_FIVE  # o at the far end, the edge at this one
+    assert game.outcome(game.play_checked(state, game.point(0, 0))).winner == 0
+    engine.side = 1
+    assert engine.think(seconds=None, nodes=NODES).move == game.point(0, 0)  # white blocks
 
 
 def test_a_caro_five_blocked_at_both_ends_is_no_threat_to_the_engine():

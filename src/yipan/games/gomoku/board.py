@@ -11,8 +11,9 @@ What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 
 - ``keys[c, q, d]``: the ten cells around ``q`` on direction ``d``, coded as in ``patterns``
   (changed by adding or subtracting one code per stone placed or removed);
-- ``shapes[c, q, d]``: ``table[c, keys]`` for empty cells (one shape table a colour: under
-  renju black's differs from white's);
+- ``shapes[c, q, d]``: ``table[c, edge[q, d], keys]`` for empty cells (a shape table a
+  colour: under renju black's differs from white's; and under caro one for each place of
+  the edge in the window, ``edge[q, d]``, since the edge blocks no five there: ``patterns``);
 - ``level[c, q]``: the threat a stone of ``c`` on ``q`` makes (``L_*`` below) and
   ``level_count[c, L]``: how many empty cells have each level L >= 1 (occupied cells count
   as ``L_NONE``), so "can black make five?" is one read;
@@ -38,7 +39,7 @@ from .patterns import (
     OVERLINE,
     POWERS_OF_3,
     WINDOW,
-    shape_table,
+    edge_tables,
 )
 
 EMPTY, WALL = 0, 3  # cells hold 0 empty, 1 black, 2 white, 3 wall
@@ -60,18 +61,36 @@ LEVEL_BONUS = np.array([0, 0, 300, 0, 600, 1500, 0, 0], dtype=np.int64)
 
 Board = namedtuple("Board", [
     "cells", "keys", "shapes", "level", "level_count", "value", "total", "near", "hash",
-    "zobrist", "table", "points", "stack", "meta",
+    "zobrist", "table", "edge", "points", "stack", "meta",
 ])
 # meta: [size, width, renju (0/1: black has forbidden points), stones on the board]
 SIZE, WIDTH, RENJU, STONES = range(4)
 
 
 def rule_tables(rule: str) -> np.ndarray:
-    """The shape tables of black and white under ``rule`` (``rules.RULES``), stacked."""
+    """The shape tables of black and white under ``rule`` (``rules.RULES``), stacked:
+    ``[colour, edge place, key]``."""
     exact = rule in ("standard", "caro-exact")
     caro = rule in ("caro", "caro-exact")
-    black = shape_table(True, False, True) if rule == "renju" else shape_table(exact, caro)
-    return np.stack([black, shape_table(exact, caro)])
+    white = edge_tables(exact, caro)
+    black = edge_tables(True, False, True) if rule == "renju" else white
+    return np.stack([black, white])
+
+
+def edge_places(cells: np.ndarray, width: int, caro: bool) -> np.ndarray:
+    """``edge[q, d]``: which of caro's tables serves cell q on direction d (0 elsewhere)."""
+    edge = np.zeros((cells.size, 4), dtype=np.int8)
+    if not caro:
+        return edge
+    for q in np.flatnonzero(cells != WALL):
+        for d, step in enumerate((1, width, width + 1, width - 1)):
+            left = right = 1
+            while left < 6 and cells[q - left * step] != WALL:
+                left += 1
+            while right < 6 and cells[q + right * step] != WALL:
+                right += 1
+            edge[q, d] = (left - 1) * 6 + right - 1
+    return edge
 
 
 def new_board(size: int, rule: str) -> Board:
@@ -99,6 +118,7 @@ def new_board(size: int, rule: str) -> Board:
         hash=np.zeros(1, dtype=np.uint64),
         zobrist=zobrist,
         table=rule_tables(rule),
+        edge=edge_places(cells, width, rule in ("caro", "caro-exact")),
         points=points,
         stack=np.zeros(size * size, dtype=np.int32),
         meta=np.array([size, width, int(rule == "renju"), 0], dtype=np.int64),
@@ -174,7 +194,8 @@ def refresh(board: Board, q: int) -> None:
     empty = board.cells[q] == EMPTY
     for c in range(2):
         for d in range(4):
-            board.shapes[c, q, d] = board.table[c, board.keys[c, q, d]] if empty else 0
+            board.shapes[c, q, d] = board.table[c, board.edge[q, d], board.keys[c, q, d]] \
+                if empty else 0
         _settle(board, q, c, empty)
 
 
@@ -210,7 +231,8 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
     """
     width = board.meta[WIDTH]
     renju = board.meta[RENJU] == 1
-    cells, keys, shapes, table = board.cells, board.keys, board.shapes, board.table
+    cells, keys, shapes, table, edge = (board.cells, board.keys, board.shapes, board.table,
+                                        board.edge)
     level_of, level_count, value, total = board.level, board.level_count, board.value, board.total
     for d in range(4):
         step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
@@ -226,7 +248,7 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                 if cells[q] != EMPTY:
                     continue
                 for c in range(2):
-                    shapes[c, q, d] = table[c, keys[c, q, d]]
+                    shapes[c, q, d] = table[c, edge[q, d], keys[c, q, d]]
                     worth = 0
                     fours = 0
                     straight = 0

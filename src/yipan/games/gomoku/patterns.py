@@ -19,10 +19,15 @@ exact five needs one more cell to see an overline). Shapes, weakest first:
 - ``FOUR``: one empty cell completes a five; ``OPEN_FOUR``: two or more cells do;
 - ``FIVE``: a five (exactly five under the standard rule) through ``c``.
 
-A table is built for one way of winning (``Ruleset``): exactly five or five or more; under
-caro, a five whose both neighbours on the line hold code 2 does not win (the edge codes as
-2 too, so the engine takes the edge for a blocking stone: the rules do not, see ``rules``);
-and for renju's black, whose forbidden moves need two more shapes and a stricter open four::
+A table is built for one way of winning: exactly five or five or more; under caro, a five
+whose both neighbours on the line are the opponent's stones does not win. The edge codes as
+2 like an opponent's stone, but blocks nothing in caro: so caro has one table for each place
+of the edge in the window (``left``, ``right``: the offset of the first edge cell on each
+side, 6 for none, 36 tables), in which the cells from the edge out are code 3, the edge::
+
+    left = 2:   # # x x x [.] . o . .      a five against the edge still wins
+
+And renju's black, whose forbidden moves need two more shapes and a stricter open four::
 
     OPEN_FOUR   . x x [.] x .     a straight four: four in a row, both ends make exactly five
     FOUR_FOUR   x . x [.] x . x   two fives on one line that are no straight four: two fours
@@ -58,6 +63,9 @@ def _run(line: np.ndarray, p: int) -> tuple[int, int]:
     return left, right
 
 
+EDGE_PLACES = 6  # the first edge cell 1..5 cells away, or none in the window (6)
+
+
 @njit(cache=True)
 def _makes_five(line: np.ndarray, p: int, exact: bool, caro: bool) -> bool:
     """Whether the own stone on ``p`` is in a run through the centre that wins."""
@@ -67,7 +75,7 @@ def _makes_five(line: np.ndarray, p: int, exact: bool, caro: bool) -> bool:
     length = right - left + 1
     if length < 5 or (exact and length != 5):
         return False
-    if caro:  # blocked at both ends (a point past the window counts as open)
+    if caro:  # blocked at both ends by stones (a point past the window, or the edge: open)
         return not (left > 0 and line[left - 1] == 2 and right < 2 * WINDOW
                     and line[right + 1] == 2)
     return True
@@ -158,8 +166,10 @@ def classify(line: np.ndarray, exact: bool, caro: bool = False, renju: bool = Fa
 
 
 @njit(cache=True)
-def build_table(exact: bool, caro: bool, renju: bool) -> np.ndarray:
-    """SHAPE_TABLE for one way of winning: the shape for every key (ten base-3 codes)."""
+def build_table(exact: bool, caro: bool, renju: bool, left: int = EDGE_PLACES,
+                right: int = EDGE_PLACES) -> np.ndarray:
+    """SHAPE_TABLE for one way of winning: the shape for every key (ten base-3 codes);
+    ``left``/``right``: where the edge is (module doc), which only caro tells apart."""
     table = np.zeros(TABLE_SIZE, dtype=np.int8)
     line = np.zeros(2 * WINDOW + 1, dtype=np.int8)
     for key in range(TABLE_SIZE):
@@ -167,35 +177,54 @@ def build_table(exact: bool, caro: bool, renju: bool) -> np.ndarray:
         for i in range(2 * WINDOW):
             line[i if i < WINDOW else i + 1] = rest % 3
             rest //= 3
+        for i in range(2 * WINDOW + 1):
+            if i - CENTRE <= -left or i - CENTRE >= right:
+                line[i] = 3
         line[CENTRE] = 1
         table[key] = classify(line, exact, caro, renju)
     return table
 
 
-_TABLES: dict[tuple[bool, bool, bool], np.ndarray] = {}
+_TABLES: dict[tuple[bool, bool, bool, int, int], np.ndarray] = {}
 
 
-def shape_table(exact: bool, caro: bool = False, renju: bool = False) -> np.ndarray:
+def shape_table(exact: bool, caro: bool = False, renju: bool = False,
+                left: int = EDGE_PLACES, right: int = EDGE_PLACES) -> np.ndarray:
     """The (read-only) shape table of one way of winning, built on first use."""
-    key = (exact, caro, renju)
+    key = (exact, caro, renju, left, right)
     if key not in _TABLES:
-        table = build_table(exact, caro, renju)
+        table = build_table(exact, caro, renju, left, right)
         table.setflags(write=False)
         _TABLES[key] = table
     return _TABLES[key]
 
 
+def edge_tables(exact: bool, caro: bool, renju: bool = False) -> np.ndarray:
+    """The tables of every place of the edge, ``[(left - 1) * 6 + right - 1]`` (caro); one
+    table for the rules where the edge and a stone are alike."""
+    if not caro:
+        return shape_table(exact, caro, renju)[np.newaxis]
+    return np.stack([shape_table(exact, caro, renju, left, right)
+                     for left in range(1, EDGE_PLACES + 1)
+                     for right in range(1, EDGE_PLACES + 1)])
+
+
 def shape_of(text: str, exact: bool = False, caro: bool = False, renju: bool = False) -> int:
     """The shape of a line written like ``"..xx[.]x.o.."`` (for tests and docs).
 
-    ``[.]`` marks the centre (which gets the stone); ``x`` own, ``o`` opponent, ``#`` edge.
+    ``[.]`` marks the centre (which gets the stone); ``x`` own, ``o`` opponent, ``#`` edge
+    (the first ``#`` on each side places the edge there: cells past it are edge too).
     Cells beyond the written ones count as empty.
     """
     left, _, right = text.partition("[.]")
-    codes = {".": 0, "x": 1, "o": 2, "#": 2}
+    codes = {".": 0, "x": 1, "o": 2, "#": 3}
     before = [codes[ch] for ch in left][-WINDOW:]
     after = [codes[ch] for ch in right][:WINDOW]
     before = [0] * (WINDOW - len(before)) + before
     after = after + [0] * (WINDOW - len(after))
-    key = sum(code * 3 ** i for i, code in enumerate(before + after))
-    return int(shape_table(exact, caro, renju)[key])
+    key = sum(min(code, 2) * 3 ** i for i, code in enumerate(before + after))
+    edge_left = next((WINDOW - i for i in range(WINDOW - 1, -1, -1) if before[i] == 3),
+                     EDGE_PLACES) if caro else EDGE_PLACES
+    edge_right = next((i + 1 for i in range(WINDOW) if after[i] == 3),
+                      EDGE_PLACES) if caro else EDGE_PLACES
+    return int(shape_table(exact, caro, renju, edge_left, edge_right)[key])
