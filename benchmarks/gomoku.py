@@ -393,7 +393,7 @@ def main() -> int:
     for rule in rules:
         search_speed(args.positions, args.time * 2, rng, rule)
     if "renju" in rules:
-        forbidden_agreement(60, rng)
+        forbidden_agreement(500, rng)
     if args.skip_matches:
         return 0
     ours = [sys.executable, "-m", "yipan.protocols.gomocup"]

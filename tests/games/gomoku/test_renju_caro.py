@@ -148,6 +148,15 @@ def test_forbidden_shapes_are_refused_to_black(name):
     assert star in freestyle.legal_moves(state)
 
 
+def test_the_web_view_offers_no_forbidden_point():
+    state, star = position(RENJU, FORBIDDEN["double three"][0])
+    x, y = RENJU.xy(star)
+    view = RENJU.view(state)
+    assert view["move_at"][y][x] is None
+    assert view["move_at"][y][x + 1] == RENJU.format_move(star + 1)
+    assert Gomoku(SIZE, "freestyle").view(state)["move_at"][y][x] == RENJU.format_move(star)
+
+
 @pytest.mark.parametrize("name", ALLOWED)
 def test_shapes_that_are_allowed(name):
     state, star = position(RENJU, ALLOWED[name])

@@ -88,7 +88,8 @@ class ThreatWin:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What ``Engine.think`` chose and why (``reason``: centre, five, VCF, block, VCT,
-    stops VCF, search)."""
+    stops VCF, search; allowed: renju's rules forbade the engine's choice to black, and this
+    is the best candidate they allow)."""
 
     move: int
     reason: str

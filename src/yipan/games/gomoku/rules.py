@@ -313,9 +313,12 @@ class Gomoku(Game[Stones, int]):
         return render_board(self.grid, self.grid.owners(*state), "XO")
 
     def view(self, state: Stones) -> dict:
-        """The grid of stones; the winning five highlighted."""
+        """The grid of stones; the winning five highlighted; playable: the empty points,
+        less black's forbidden ones under renju."""
         outcome = self.outcome(state)
         playable = self.full & ~(state.black | state.white) if outcome is None else 0
+        if playable and self.renju and self.to_move(state) == 0:  # not black's forbidden points
+            playable = sum(1 << self._bits[p] for p in self.legal_moves(state))
         winner = None if outcome is None else outcome.winner
         highlight = 0 if winner is None else self.five_cells(state, winner)
         return grid_view(self.grid, self.grid.owners(*state), playable=playable,
