@@ -437,6 +437,24 @@ def test_the_engine_does_not_play_its_winning_four_four_under_renju():
             game.play_checked(state, decision.move)
 
 
+@settings(max_examples=30, deadline=None)
+@given(crowded_positions())
+def test_every_point_the_rules_forbid_the_board_marks_forbidden(stones):
+    """The engine's forbidden points (line shapes) hold all of the rules' (they may hold a
+    few more: its threes do not ask whether their completing point is allowed)."""
+    black, white = stones
+    game = RENJU
+    state = Stones(sum(1 << game.bit(game.point(x, y)) for x, y in black),
+                   sum(1 << game.bit(game.point(x, y)) for x, y in white))
+    if game.outcome(state) is not None:
+        return
+    legal = set(game.legal_moves(state))
+    engine = engine_at("renju", state)
+    for point in range(SIZE * SIZE):
+        if engine.is_empty(point) and point not in legal:
+            assert engine.board.level[0, engine.cell(point)] == L_FORBIDDEN
+
+
 def white_four_onto_a_forbidden_point(rule: str) -> tuple[Engine, int, int]:
     """White to move: black's double-three point F (the drawing's ``*``) lies at the end of
     white's diagonal three, whose other end black holds; white's four there cannot be blocked
