@@ -54,6 +54,13 @@ class RenjuBoard:
             self.cells[self.index(x, y)] = WHITE
         self.steps = (1, width, width + 1, width - 1)
 
+    def copy(self) -> RenjuBoard:
+        """A board of its own (a check places stones for a while, then takes them back)."""
+        board = object.__new__(RenjuBoard)
+        board.size, board.width, board.steps = self.size, self.width, self.steps
+        board.cells = list(self.cells)
+        return board
+
     def index(self, x: int, y: int) -> int:
         return (y + PAD) * self.width + x + PAD
 

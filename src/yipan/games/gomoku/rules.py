@@ -242,14 +242,14 @@ class Gomoku(Game[Stones, int]):
         return at_least[-1]
 
     def renju_board(self, state: Stones) -> RenjuBoard:
-        """The stones on a ``RenjuBoard`` (kept for the last few states asked about: its
-        checks leave it as they found it)."""
+        """The stones on a ``RenjuBoard`` of the caller's own (copied from one kept for the
+        last few states asked about: a Game may serve several threads at once)."""
         board = self._renju_boards.get(state)
         if board is None:
             if len(self._renju_boards) > CACHED_STATES:
                 self._renju_boards.clear()
             board = self._renju_boards[state] = self._new_renju_board(state)
-        return board
+        return board.copy()
 
     def _new_renju_board(self, state: Stones) -> RenjuBoard:
         points = range(self.size * self.size)
