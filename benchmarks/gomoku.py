@@ -11,7 +11,12 @@ Prints:
 3. matches between brains speaking the protocol through pipes, as a tournament manager runs
    them: yipan against a random brain, a greedy one-ply brain, and itself at a lower depth
    without threat search. Colours alternate; each opening of a few random stones is played
-   twice with the colours swapped.
+   twice with the colours swapped;
+4. per further rule (``--rules``, default renju and caro, sent as ``INFO rule``): nodes/s,
+   and matches against the greedy brain and the weaker yipan, the referee judging by that
+   rule (a forbidden move forfeits: the count is printed); under renju also how the engine's
+   forbidden points (counted on line shapes) compare with the rules' exact ones on random
+   crowded positions.
 
 The machine's cores are shared: figures are noisy; compare ratios within one run.
 """
@@ -35,12 +40,17 @@ from yipan.games.gomoku.rules import Gomoku  # noqa: E402
 # -- the simple brains: Gomocup brains in a few lines, run as `gomoku.py --brain NAME` --
 
 
+RULE_BITS = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8, "caro-exact": 9}
+
+
 def simple_brain(kind: str, seed: int) -> None:
-    """A random or greedy one-ply brain on stdin/stdout (START, BEGIN, TURN, BOARD, END)."""
+    """A random or greedy one-ply brain on stdin/stdout (START, BEGIN, TURN, BOARD, INFO rule,
+    END); under renju, as black, it keeps off forbidden points (asking the rules)."""
     rng = random.Random(seed)
     size = 15
     board: dict[tuple[int, int], int] = {}
     reading_board = False
+    rule = "freestyle"
     for raw in sys.stdin:
         line = raw.strip()
         command, _, rest = line.partition(" ")
@@ -48,10 +58,14 @@ def simple_brain(kind: str, seed: int) -> None:
         if reading_board:
             if command == "DONE":
                 reading_board = False
-                print(answer(kind, board, size, rng), flush=True)
+                print(answer(kind, board, size, rng, rule), flush=True)
             else:
                 x, y, who = map(int, line.split(","))
                 board[(x, y)] = 1 if who == 1 else 2
+            continue
+        if command == "INFO" and rest.startswith("rule "):
+            bits = int(rest.split()[1])
+            rule = next(name for name, value in RULE_BITS.items() if value == bits)
             continue
         if command == "START":
             size = int(rest)
@@ -61,11 +75,11 @@ def simple_brain(kind: str, seed: int) -> None:
             board.clear()
             print("OK", flush=True)
         elif command == "BEGIN":
-            print(answer(kind, board, size, rng), flush=True)
+            print(answer(kind, board, size, rng, rule), flush=True)
         elif command == "TURN":
             x, y = map(int, rest.split(","))
             board[(x, y)] = 2
-            print(answer(kind, board, size, rng), flush=True)
+            print(answer(kind, board, size, rng, rule), flush=True)
         elif command == "BOARD":
             board.clear()
             reading_board = True
@@ -73,13 +87,23 @@ def simple_brain(kind: str, seed: int) -> None:
             return
 
 
-def answer(kind: str, board: dict, size: int, rng: random.Random) -> str:
+def answer(kind: str, board: dict, size: int, rng: random.Random, rule: str) -> str:
     empty = [(x, y) for x in range(size) for y in range(size) if (x, y) not in board]
+    mine = sum(1 for who in board.values() if who == 1)
+    if rule == "renju" and mine == len(board) - mine:  # black to move: the rules' own check
+        game = Gomoku(size, "renju")
+        state = game.initial_state()
+        for (x, y), who in board.items():
+            bit = 1 << game.bit(game.point(x, y))
+            state = type(state)(state.black | bit, state.white) if who == 1 else \
+                type(state)(state.black, state.white | bit)
+        empty = [p for p in empty if game.forbidden(state, game.point(*p)) is None]
     if kind == "random" or not board:
         move = rng.choice(empty)
     else:
         near = [p for p in empty if any((p[0] + dx, p[1] + dy) in board
                                         for dx in (-1, 0, 1) for dy in (-1, 0, 1))]
+        near = near or empty
         best = max(greedy_score(board, p, size) for p in near)
         move = rng.choice([p for p in near if greedy_score(board, p, size) == best])
     board[move] = 1
@@ -147,16 +171,20 @@ class Score:
     losses: int = 0
     draws: int = 0
     moves: list[int] = field(default_factory=list)
+    forfeits: int = 0  # games lost by an illegal answer (renju: a forbidden move)
 
     def __str__(self) -> str:
         games = self.wins + self.losses + self.draws
         average = sum(self.moves) / len(self.moves) if self.moves else 0
         return (f"{self.wins}-{self.losses}-{self.draws} (win rate "
-                f"{100 * self.wins / max(1, games):.0f}%, {average:.0f} moves a game)")
+                f"{100 * self.wins / max(1, games):.0f}%, {average:.0f} moves a game, "
+                f"{self.forfeits} forfeits)")
 
 
-def play_game(game: Gomoku, black: Pipe, white: Pipe, opening: list[int]) -> tuple[int | None, int]:
-    """One game: the opening's stones, then the brains alternate. Returns (winner, moves)."""
+def play_game(game: Gomoku, black: Pipe, white: Pipe, opening: list[int]
+              ) -> tuple[int | None, int, int]:
+    """One game: the opening's stones, then the brains alternate. Returns (winner, moves,
+    1 if lost by an illegal answer else 0)."""
     state = game.initial_state()
     for point in opening:
         state = game.play(state, point)
@@ -183,12 +211,12 @@ def play_game(game: Gomoku, black: Pipe, white: Pipe, opening: list[int]) -> tup
             x_text, _, y_text = reply.partition(",")  # the protocol's x,y
             point = game.point(int(x_text), int(y_text))
             state = game.play_checked(state, point)
-        except ValueError:
-            print(f"    {brain.name} answered {reply!r}: forfeits")
-            return 1 - side, len(played)
+        except ValueError as error:
+            print(f"    {brain.name} answered {reply!r}: forfeits ({error})")
+            return 1 - side, len(played), 1
         played.append(point)
         told[side] = len(played)
-    return outcome.winner, len(played)
+    return outcome.winner, len(played), 0
 
 
 def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: int,
@@ -196,17 +224,27 @@ def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: in
     yipan = Pipe("yipan", ours)
     other = Pipe(name, theirs)
     for brain in (yipan, other):
+        brain.send(f"INFO rule {RULE_BITS[game.rule]}")
         assert brain.ask(f"START {game.size}") == "OK"
         brain.send(f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0")
     score = Score()
     for _ in range(pairs):
         centre = game.size // 2
-        opening = rng.sample([game.point(x, y) for x in range(centre - 3, centre + 4)
-                              for y in range(centre - 3, centre + 4)], opening_stones)
+        while True:  # (under renju, an opening whose black stones are allowed)
+            opening = rng.sample([game.point(x, y) for x in range(centre - 3, centre + 4)
+                                  for y in range(centre - 3, centre + 4)], opening_stones)
+            state = game.initial_state()
+            try:
+                for point in opening:
+                    state = game.play_checked(state, point)
+                break
+            except ValueError:
+                continue
         for yipan_colour in (0, 1):
             black, white = (yipan, other) if yipan_colour == 0 else (other, yipan)
-            winner, moves = play_game(game, black, white, opening)
+            winner, moves, forfeit = play_game(game, black, white, opening)
             score.moves.append(moves)
+            score.forfeits += forfeit
             if winner is None:
                 score.draws += 1
             elif winner == yipan_colour:
@@ -222,11 +260,12 @@ def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: in
 # -- speed and puzzles ----------------------------------------------------------------------
 
 
-def search_speed(positions: int, seconds: float, rng: random.Random) -> None:
+def search_speed(positions: int, seconds: float, rng: random.Random,
+                 rule: str = "freestyle") -> None:
     from yipan.games.gomoku.engine import Engine, reference_search
     from yipan.search import alphabeta
 
-    engine = Engine(15)
+    engine = Engine(15, rule)
     kernel_nodes = kernel_time = plain_nodes = plain_time = generic_nodes = generic_time = 0.0
     depths = []
     for _ in range(positions):
@@ -253,12 +292,47 @@ def search_speed(positions: int, seconds: float, rng: random.Random) -> None:
     kernel_rate = kernel_nodes / kernel_time
     plain_rate = plain_nodes / plain_time
     generic_rate = generic_nodes / generic_time
-    print(f"search: numba alpha-beta {kernel_rate:,.0f} nodes/s (depths {min(depths)}-"
-          f"{max(depths)} in {seconds:g} s)")
+    print(f"search ({rule}): numba alpha-beta {kernel_rate:,.0f} nodes/s (depths "
+          f"{min(depths)}-{max(depths)} in {seconds:g} s)")
     print(f"  the same depth-limited search in plain Python over the numba board "
           f"{plain_rate:,.0f} nodes/s (numba {kernel_rate / plain_rate:.1f}x faster)")
     print(f"  the foundation's generic alpha-beta on the Game, depth 1 "
           f"{generic_rate:,.0f} nodes/s (numba {kernel_rate / generic_rate:.0f}x faster)")
+
+
+def forbidden_agreement(samples: int, rng: random.Random) -> None:
+    """The engine's forbidden points (line shapes, no recursion) against the rules' exact
+    ones, on random crowded positions with black to move."""
+    from yipan.games.gomoku.board import L_FORBIDDEN
+    from yipan.games.gomoku.engine import Engine
+
+    game = Gomoku(15, "renju")
+    engine = Engine(15, "renju", memory_bytes=1 << 20)
+    both = engine_only = rules_only = positions = 0
+    middle = [game.point(x, y) for x in range(4, 11) for y in range(4, 11)]
+    start = time.perf_counter()
+    while positions < samples:
+        chosen = rng.sample(middle, rng.randint(6, 26))
+        half = len(chosen) // 2
+        state = type(game.initial_state())(
+            sum(1 << game.bit(p) for p in chosen[:half]),
+            sum(1 << game.bit(p) for p in chosen[half:2 * half]))
+        if game.outcome(state) is not None:
+            continue
+        positions += 1
+        legal = set(game.legal_moves(state))
+        engine.set_state(state)
+        for point in range(225):
+            if not engine.is_empty(point):
+                continue
+            marked = engine.board.level[0, engine.cell(point)] == L_FORBIDDEN
+            forbidden = point not in legal
+            both += marked and forbidden
+            engine_only += marked and not forbidden
+            rules_only += forbidden and not marked
+    print(f"renju forbidden points on {positions} random crowded positions: {both} marked by "
+          f"both, {engine_only} by the engine only (allowed by the rules: its threes do not "
+          f"recurse), {rules_only} by the rules only; {time.perf_counter() - start:.1f} s")
 
 
 def puzzles(path: Path, seconds: float) -> None:
@@ -299,6 +373,10 @@ def main() -> int:
     parser.add_argument("--low-depth", type=int, default=2,
                         help="depth of the weaker yipan (no threat search)")
     parser.add_argument("--skip-matches", action="store_true")
+    parser.add_argument("--rules", default="renju,caro",
+                        help="further rules to measure, comma-separated (or none)")
+    parser.add_argument("--rule-pairs", type=int, default=1,
+                        help="openings per opponent under each further rule")
     args = parser.parse_args()
     if args.brain:
         simple_brain(args.brain, args.seed)
@@ -306,26 +384,36 @@ def main() -> int:
     rng = random.Random(args.seed)
     data = Path(os.environ.get("YIPAN_DATA", ROOT.parent / "shared" / "data"))
     print(f"yipan gomoku benchmark (seed {args.seed}; shared cores: figures are noisy)")
+    rules = [r for r in args.rules.split(",") if r and r != "none"]
+    unknown = [r for r in rules if r not in RULE_BITS]
+    if unknown:
+        parser.error(f"unknown rule {unknown[0]!r} (rules: {', '.join(RULE_BITS)})")
     search_speed(args.positions, args.time * 2, rng)
     puzzles(data / "gomoku" / "vcf_puzzles.txt", 1.0)
+    for rule in rules:
+        search_speed(args.positions, args.time * 2, rng, rule)
+    if "renju" in rules:
+        forbidden_agreement(500, rng)
     if args.skip_matches:
         return 0
-    game = Gomoku(15)
     ours = [sys.executable, "-m", "yipan.protocols.gomocup"]
     here = [sys.executable, str(Path(__file__).resolve())]
     turn_ms = int(args.time * 1000)
-    opponents = [
-        ("random", [*here, "--brain", "random", "--seed", str(args.seed)]),
-        ("greedy one-ply", [*here, "--brain", "greedy", "--seed", str(args.seed)]),
-        (f"yipan depth {args.low_depth}, no threats",
-         [*ours, "--max-depth", str(args.low_depth), "--no-threats"]),
-    ]
-    for name, command in opponents:
-        start = time.perf_counter()
-        score, slowest = match(game, ours, command, name, args.pairs, args.opening_stones,
-                               turn_ms, rng)
-        print(f"vs {name}: {score}; slowest yipan answer {slowest:.2f} s "
-              f"(turn limit {args.time:g} s); {time.perf_counter() - start:.0f} s")
+    greedy = ("greedy one-ply", [*here, "--brain", "greedy", "--seed", str(args.seed)])
+    weaker = (f"yipan depth {args.low_depth}, no threats",
+              [*ours, "--max-depth", str(args.low_depth), "--no-threats"])
+    opponents = [("random", [*here, "--brain", "random", "--seed", str(args.seed)]),
+                 greedy, weaker]
+    schedule = [("freestyle", opponents, args.pairs)]
+    schedule += [(rule, [greedy, weaker], args.rule_pairs) for rule in rules]
+    for rule, against, pairs in schedule:
+        game = Gomoku(15, rule)
+        for name, command in against:
+            start = time.perf_counter()
+            score, slowest = match(game, ours, command, name, pairs, args.opening_stones,
+                                   turn_ms, rng)
+            print(f"{rule}: vs {name}: {score}; slowest yipan answer {slowest:.2f} s "
+                  f"(turn limit {args.time:g} s); {time.perf_counter() - start:.0f} s")
     return 0
 
 

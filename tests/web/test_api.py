@@ -153,6 +153,26 @@ def test_games_lists_the_registry_with_options(client: TestClient) -> None:
     assert "alphabeta" in body["engines"]
 
 
+def test_choices_come_with_their_labels(client: TestClient) -> None:
+    games = {game["name"]: game for game in client.get("/api/games").json()["games"]}
+    rule = {option["name"]: option for option in games["gomoku"]["options"]}["rule"]
+    assert rule["choices"] == ["freestyle", "standard", "renju", "caro", "caro-exact"]
+    assert set(rule["choice_labels"]) == set(rule["choices"])
+    assert "double three" in rule["choice_labels"]["renju"]
+    rules = games["gomoku"]["rules"].lower()
+    assert "renju" in rules and "caro" in rules
+
+
+def test_renju_through_the_api_refuses_a_forbidden_move(client: TestClient) -> None:
+    moves = ["f8", "a1", "g8", "c1", "h7", "e1", "h6", "g1"]  # black: h8 makes two threes
+    body = client.post("/api/games/gomoku/state",
+                       json={"moves": moves, "options": {"rule": "renju"}}).json()
+    assert "h8" not in body["legal_moves"] and "i8" in body["legal_moves"]
+    response = client.post("/api/games/gomoku/state",
+                           json={"moves": [*moves, "h8"], "options": {"rule": "renju"}})
+    assert response.status_code == 422 and "double three" in response.text
+
+
 def test_games_lists_a_newly_registered_game(client: TestClient, fake_games: None) -> None:
     names = [game["name"] for game in client.get("/api/games").json()["games"]]
     assert "test-heaps" in names and "test-dice" in names

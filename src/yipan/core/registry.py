@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,9 +30,10 @@ class GameOption:
     A list typed as text may separate its items by commas or spaces (``"3 4 5"``, ``"3,4,5"``).
 
     ``label`` names the option in words for a form (``"stones in a row to win"`` rather than
-    ``k``); ``hidden`` keeps it out of forms while every front end still accepts it (another
-    spelling of what a shown option sets: Connect Four's ``width`` and ``height`` beside its
-    ``size``).
+    ``k``); ``choice_labels`` names each choice in words for a form's list (the value, such
+    as ``renju``, is still what is sent); ``hidden`` keeps it out of forms while every front
+    end still accepts it (another spelling of what a shown option sets: Connect Four's
+    ``width`` and ``height`` beside its ``size``).
     """
 
     name: str
@@ -46,6 +47,7 @@ class GameOption:
     limits: str = ""
     label: str = ""
     hidden: bool = False
+    choice_labels: Mapping[str, str] | None = field(default=None, hash=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,10 @@ Answers: a move ``x,y`` (0-based, x = column, y = row from the top), ``OK``, ``E
 A malformed line never stops the brain: it answers ``ERROR`` with the reason and reads on
 (a command word in capitals that it does not implement gets ``UNKNOWN``, as the protocol
 asks).
+Rules (``INFO rule``, a sum of bits): 4 renju; 8 caro (five or more, not blocked at both
+ends), with 1 caro-exact (exactly five, not blocked at both ends); else 1 standard (exactly
+five) and 0 freestyle. Bit 2 (a continuous game) changes nothing here.
+
 Time: each move gets a share of what is left of the match clock, capped below the per-turn
 timeout. Memory: the search tables take at most a quarter of ``max_memory``.
 """
@@ -177,12 +181,9 @@ class Brain:
             if self.engine is not None and not self.engine.moves:
                 self._new_engine()
         elif key == "rule":
-            rule = _integer(value, "rule needs a number")
-            self.rule = "standard" if rule & (RULE_EXACT_FIVE | RULE_RENJU) else "freestyle"
+            self.rule = rule_of(_integer(value, "rule needs a number"))
             if self.engine is not None and self.engine.game.rule != self.rule:
                 self._new_engine(keep_stones=True)
-            if rule & (RULE_RENJU | RULE_CARO):
-                return ["MESSAGE renju and caro are not supported; playing exact five"]
         # game_type, folder, evaluate and keys unknown to this brain need no answer
         return []
 
@@ -271,6 +272,19 @@ COMMANDS: dict[str, Callable[[Brain, str], list[str]]] = {
     "BEGIN": Brain.begin, "TURN": Brain.turn, "BOARD": Brain.board, "INFO": Brain.info,
     "TAKEBACK": Brain.takeback, "PLAY": Brain.play, "ABOUT": Brain.about, "END": Brain.end,
 }
+
+
+def rule_of(bits: int) -> str:
+    """The Game's rule for the bits of ``INFO rule``."""
+    if bits < 0:
+        raise ProtocolError(f"rule {bits} is not a sum of rule bits")
+    if bits & RULE_RENJU:
+        if bits & RULE_CARO:
+            raise ProtocolError("rule bits 4 (renju) and 8 (caro) exclude each other")
+        return "renju"
+    if bits & RULE_CARO:
+        return "caro-exact" if bits & RULE_EXACT_FIVE else "caro"
+    return "standard" if bits & RULE_EXACT_FIVE else "freestyle"
 
 
 def _integer(text: str, message: str) -> int:

@@ -139,6 +139,7 @@ def option_descriptions(spec: GameSpec) -> list[dict[str, Any]]:
         "default": _json_value(option.default),
         "help": option.help,
         "choices": None if option.choices is None else list(option.choices),
+        "choice_labels": None if option.choice_labels is None else dict(option.choice_labels),
         "many": option.many,
         "max_items": option.max_items if option.many else None,
         "limits": option.limits or None,

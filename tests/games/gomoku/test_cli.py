@@ -53,7 +53,7 @@ def test_bad_input_is_one_line_and_status_2(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "taken" in err[0]
     assert main(["analyze", "gomoku", "--size", "6"]) == 2
-    assert main(["analyze", "gomoku", "--rule", "renju"]) == 2
+    assert main(["analyze", "gomoku", "--rule", "pente"]) == 2
     assert main(["analyze", "gomoku", "q99"]) == 2
 
 

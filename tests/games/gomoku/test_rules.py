@@ -47,7 +47,7 @@ def test_options_are_checked():
     with pytest.raises(GameOptionError):
         Gomoku(23)
     with pytest.raises(GameOptionError):
-        Gomoku(15, "renju")
+        Gomoku(15, "pente")
     game = get_game("gomoku", size="9", rule="standard")
     assert (game.size, game.rule) == (9, "standard")
 

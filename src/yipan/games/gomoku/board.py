@@ -11,7 +11,9 @@ What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 
 - ``keys[c, q, d]``: the ten cells around ``q`` on direction ``d``, coded as in ``patterns``
   (changed by adding or subtracting one code per stone placed or removed);
-- ``shapes[c, q, d]``: ``SHAPE_TABLE[keys]`` for empty cells;
+- ``shapes[c, q, d]``: ``table[c, edge[q, d], keys]`` for empty cells (a shape table a
+  colour: under renju black's differs from white's; and under caro one for each place of
+  the edge in the window, ``edge[q, d]``, since the edge blocks no five there: ``patterns``);
 - ``level[c, q]``: the threat a stone of ``c`` on ``q`` makes (``L_*`` below) and
   ``level_count[c, L]``: how many empty cells have each level L >= 1 (occupied cells count
   as ``L_NONE``), so "can black make five?" is one read;
@@ -28,30 +30,72 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .patterns import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, POWERS_OF_3, WINDOW, shape_table
+from .patterns import (
+    FIVE,
+    FOUR,
+    FOUR_FOUR,
+    OPEN_FOUR,
+    OPEN_THREE,
+    OVERLINE,
+    POWERS_OF_3,
+    WINDOW,
+    edge_tables,
+)
 
 EMPTY, WALL = 0, 3  # cells hold 0 empty, 1 black, 2 white, 3 wall
 PAD = WINDOW
 
-# threat levels of a cell for one colour (a stone there makes ...)
-L_NONE, L_THREE, L_DOUBLE_THREE, L_FOUR, L_FOUR_THREE, L_OPEN_FOUR, L_FIVE = range(7)
-LEVELS = 7
-LEVEL_NAMES = ("none", "three", "double three", "four", "four-three", "open four", "five")
+# threat levels of a cell for one colour (a stone there makes ...); L_FORBIDDEN: renju's
+# black may not play there (an overline, two fours, or two open threes, counted on the shapes:
+# the engine's threes do not ask whether their completing point is forbidden, so it forbids
+# a little more than the rules do; ``Engine`` checks its own moves by the rules)
+L_NONE, L_THREE, L_DOUBLE_THREE, L_FOUR, L_FOUR_THREE, L_OPEN_FOUR, L_FIVE, L_FORBIDDEN = \
+    range(8)
+LEVELS = 8
+LEVEL_NAMES = ("none", "three", "double three", "four", "four-three", "open four", "five",
+               "forbidden")
 
 # the worth of each shape to the side that would make it (index: shape)
-SHAPE_WORTH = np.array([0, 3, 12, 15, 60, 70, 1500, 10000], dtype=np.int64)
-LEVEL_BONUS = np.array([0, 0, 300, 0, 600, 1500, 0], dtype=np.int64)
+SHAPE_WORTH = np.array([0, 3, 12, 15, 60, 70, 1500, 10000, 1500, 0], dtype=np.int64)
+LEVEL_BONUS = np.array([0, 0, 300, 0, 600, 1500, 0, 0], dtype=np.int64)
 
 Board = namedtuple("Board", [
     "cells", "keys", "shapes", "level", "level_count", "value", "total", "near", "hash",
-    "zobrist", "table", "points", "stack", "meta",
+    "zobrist", "table", "edge", "points", "stack", "meta",
 ])
-# meta: [size, width, exact (0/1), stones on the board]
-SIZE, WIDTH, EXACT, STONES = range(4)
+# meta: [size, width, renju (0/1: black has forbidden points), stones on the board]
+SIZE, WIDTH, RENJU, STONES = range(4)
 
 
-def new_board(size: int, exact: bool) -> Board:
-    """An empty board of ``size`` (arrays allocated here, then updated by the kernels)."""
+def rule_tables(rule: str) -> np.ndarray:
+    """The shape tables of black and white under ``rule`` (``rules.RULES``), stacked:
+    ``[colour, edge place, key]``."""
+    exact = rule in ("standard", "caro-exact")
+    caro = rule in ("caro", "caro-exact")
+    white = edge_tables(exact, caro)
+    black = edge_tables(True, False, True) if rule == "renju" else white
+    return np.stack([black, white])
+
+
+def edge_places(cells: np.ndarray, width: int, caro: bool) -> np.ndarray:
+    """``edge[q, d]``: which of caro's tables serves cell q on direction d (0 elsewhere)."""
+    edge = np.zeros((cells.size, 4), dtype=np.int8)
+    if not caro:
+        return edge
+    for q in np.flatnonzero(cells != WALL):
+        for d, step in enumerate((1, width, width + 1, width - 1)):
+            left = right = 1
+            while left < 6 and cells[q - left * step] != WALL:
+                left += 1
+            while right < 6 and cells[q + right * step] != WALL:
+                right += 1
+            edge[q, d] = (left - 1) * 6 + right - 1
+    return edge
+
+
+def new_board(size: int, rule: str) -> Board:
+    """An empty board of ``size`` under ``rule`` (arrays allocated here, then updated by the
+    kernels)."""
     width = size + 2 * PAD
     cells = np.full(width * width, WALL, dtype=np.int8)
     points = np.empty(size * size, dtype=np.int32)
@@ -73,10 +117,11 @@ def new_board(size: int, exact: bool) -> Board:
         near=np.zeros(width * width, dtype=np.int16),
         hash=np.zeros(1, dtype=np.uint64),
         zobrist=zobrist,
-        table=shape_table(exact),
+        table=rule_tables(rule),
+        edge=edge_places(cells, width, rule in ("caro", "caro-exact")),
         points=points,
         stack=np.zeros(size * size, dtype=np.int32),
-        meta=np.array([size, width, int(exact), 0], dtype=np.int64),
+        meta=np.array([size, width, int(rule == "renju"), 0], dtype=np.int64),
     )
     initialise(board)
     return board
@@ -94,21 +139,31 @@ def window_index(offset: int) -> int:
 
 
 @njit(cache=True)
-def cell_level(shapes: np.ndarray) -> int:
-    """The threat level of four directional shapes together."""
+def cell_level(shapes: np.ndarray, forbid: bool) -> int:
+    """The threat level of four directional shapes together (``forbid``: renju's black).
+
+    The same reckoning as ``_update_lines`` (which has it written out)."""
     fours = 0
+    straight = 0
     open_threes = 0
+    overline = False
     for d in range(4):
         shape = shapes[d]
         if shape == FIVE:
             return L_FIVE
         if shape == OPEN_FOUR:
-            fours += 2
+            straight += 1
         elif shape == FOUR:
             fours += 1
+        elif shape == FOUR_FOUR:
+            fours += 2
         elif shape == OPEN_THREE:
             open_threes += 1
-    if fours >= 2:  # two five-cells: fours on two lines through here never share theirs
+        elif shape == OVERLINE:
+            overline = True
+    if forbid and (overline or fours + straight >= 2 or open_threes >= 2):
+        return L_FORBIDDEN
+    if straight or fours >= 2:  # two five-cells: fours on two lines never share theirs
         return L_OPEN_FOUR
     if fours == 1:
         return L_FOUR_THREE if open_threes else L_FOUR
@@ -124,10 +179,11 @@ def _settle(board: Board, q: int, c: int, empty: bool) -> None:
     for d in range(4):
         worth += SHAPE_WORTH[board.shapes[c, q, d]]
     board.level_count[c, board.level[c, q]] -= 1
-    level = cell_level(board.shapes[c, q]) if empty else L_NONE
+    level = cell_level(board.shapes[c, q], c == 0 and board.meta[RENJU] == 1) if empty \
+        else L_NONE
     board.level[c, q] = level
     board.level_count[c, level] += 1
-    worth += LEVEL_BONUS[level]
+    worth = 0 if level == L_FORBIDDEN else worth + LEVEL_BONUS[level]
     board.total[c] += worth - board.value[c, q]
     board.value[c, q] = worth
 
@@ -138,7 +194,8 @@ def refresh(board: Board, q: int) -> None:
     empty = board.cells[q] == EMPTY
     for c in range(2):
         for d in range(4):
-            board.shapes[c, q, d] = board.table[board.keys[c, q, d]] if empty else 0
+            board.shapes[c, q, d] = board.table[c, board.edge[q, d], board.keys[c, q, d]] \
+                if empty else 0
         _settle(board, q, c, empty)
 
 
@@ -173,7 +230,9 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
     more than the work itself when done forty times a move.
     """
     width = board.meta[WIDTH]
-    cells, keys, shapes, table = board.cells, board.keys, board.shapes, board.table
+    renju = board.meta[RENJU] == 1
+    cells, keys, shapes, table, edge = (board.cells, board.keys, board.shapes, board.table,
+                                        board.edge)
     level_of, level_count, value, total = board.level, board.level_count, board.value, board.total
     for d in range(4):
         step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
@@ -189,25 +248,34 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                 if cells[q] != EMPTY:
                     continue
                 for c in range(2):
-                    shapes[c, q, d] = table[keys[c, q, d]]
+                    shapes[c, q, d] = table[c, edge[q, d], keys[c, q, d]]
                     worth = 0
                     fours = 0
+                    straight = 0
                     open_threes = 0
                     five = False
+                    overline = False
                     for e in range(4):
                         shape = shapes[c, q, e]
                         worth += SHAPE_WORTH[shape]
                         if shape == FIVE:
                             five = True
                         elif shape == OPEN_FOUR:
-                            fours += 2
+                            straight += 1
                         elif shape == FOUR:
                             fours += 1
+                        elif shape == FOUR_FOUR:
+                            fours += 2
                         elif shape == OPEN_THREE:
                             open_threes += 1
+                        elif shape == OVERLINE:
+                            overline = True
                     if five:
                         level = L_FIVE
-                    elif fours >= 2:
+                    elif renju and c == 0 and (overline or fours + straight >= 2
+                                               or open_threes >= 2):
+                        level = L_FORBIDDEN
+                    elif straight or fours >= 2:
                         level = L_OPEN_FOUR
                     elif fours == 1:
                         level = L_FOUR_THREE if open_threes else L_FOUR
@@ -218,7 +286,7 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                     level_count[c, level_of[c, q]] -= 1
                     level_of[c, q] = level
                     level_count[c, level] += 1
-                    worth += LEVEL_BONUS[level]
+                    worth = 0 if level == L_FORBIDDEN else worth + LEVEL_BONUS[level]
                     total[c] += worth - value[c, q]
                     value[c, q] = worth
     near = board.near

@@ -9,6 +9,11 @@
 5. iterative deepening alpha-beta (``search.negamax``) until the move's time is spent; but
    when the opponent has a VCF, a move after which it has none (if the search's is not one).
 
+Under renju the kernels keep black off the points the board marks forbidden (``L_FORBIDDEN``,
+counted on line shapes), and black's own moves are checked by the rules themselves
+(``Gomoku.forbidden``, exact and recursive): a threat line with a forbidden black move in it is
+no win, and a chosen move the rules forbid is replaced by the best allowed candidate.
+
 ``Engine.iterate`` is that last step as a generator of ``SearchResult``s, one per depth, as
 the foundation's ``iterate``. ``reference_search`` is the same depth-limited search in plain
 Python, slow and readable, that reports every node to a ``trace`` (a numba kernel cannot call
@@ -32,6 +37,7 @@ from ...search.trace import TraceEvent
 from .board import (
     EMPTY,
     L_FIVE,
+    L_FORBIDDEN,
     L_FOUR,
     L_OPEN_FOUR,
     PAD,
@@ -82,7 +88,8 @@ class ThreatWin:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What ``Engine.think`` chose and why (``reason``: centre, five, VCF, block, VCT,
-    stops VCF, search)."""
+    stops VCF, search; allowed: renju's rules forbade the engine's choice to black, and this
+    is the best candidate they allow)."""
 
     move: int
     reason: str
@@ -97,7 +104,7 @@ class Engine:
                  memory_bytes: int = DEFAULT_MEMORY) -> None:
         self.game = Gomoku(size, rule)
         self.size = size
-        self.board: Board = new_board(size, self.game.exact_five)
+        self.board: Board = new_board(size, rule)
         self.width = int(self.board.meta[WIDTH])
         self.context: Context = new_context(memory_bytes, self.board.cells.size)
         self.moves: list[int] = []
@@ -180,12 +187,50 @@ class Engine:
             if attack(self.board, context, colour, depth, threes):
                 length = int(context.stats[LINE_LENGTH])
                 line = tuple(self.point(c) for c in context.line[:length] if c >= 0)
+                if not self.line_allowed(line, colour):
+                    return None  # (the search would find the same line again)
                 return ThreatWin("VCT" if threes else "VCF", line,
                                  int(context.stats[THREAT_NODES]),
                                  self._plies_to_five(line, colour))
             if context.stats[ABORTED]:
                 break
         return None
+
+    def state(self) -> Stones:
+        """The stones on the board as a Game state."""
+        state = self.game.initial_state()
+        for point in self.moves:
+            state = self._with(state, point, int(self.board.cells[self.cell(point)]) - 1)
+        return state
+
+    def allowed(self, point: int, colour: int | None = None) -> bool:
+        """Whether the rules let ``colour`` (the side to move) play the empty ``point``:
+        under renju, black's forbidden points, checked exactly."""
+        colour = self.to_move if colour is None else colour
+        if not self.game.renju or colour != 0:
+            return True
+        state = self.state()
+        if not self.game.renju_suspects(state) >> self.game.bit(point) & 1:
+            return True
+        return self.game.renju_board(state).forbidden(*self.game.xy(point)) is None
+
+    def line_allowed(self, line: tuple[int, ...], colour: int) -> bool:
+        """Whether every black move of a threat line (attacker ``colour`` first) is allowed
+        by the rules, each in the position the line has reached."""
+        if not self.game.renju:
+            return True
+        board = self.game.renju_board(self.state())
+        played = []
+        ok = True
+        for index, point in enumerate(line):
+            mover = colour if index % 2 == 0 else 1 - colour
+            cell = board.index(*self.game.xy(point))
+            if mover == 0 and board.forbidden_at(cell) is not None:
+                ok = False
+                break
+            board.cells[cell] = 1 + mover
+            played.append(cell)
+        return ok
 
     def _plies_to_five(self, line: tuple[int, ...], colour: int) -> int:
         """``len(line)`` when the line's last move makes five, else two more (an open four)."""
@@ -268,7 +313,34 @@ class Engine:
                  stop: Callable[[], bool] | None = None) -> Iterator[Decision]:
         """``think`` aloud: during the search a Decision after each completed depth, and the
         choice last. ``stop`` is asked between the steps and the depths (a numba kernel runs
-        its step out): once it says True, the best so far is the choice."""
+        its step out): once it says True, the best so far is the choice.
+
+        Under renju every black move shown is allowed by the rules: a thought whose move is
+        forbidden is not shown, and a forbidden choice gives way to the best allowed
+        candidate (then the reason says ``allowed``)."""
+        last = None
+        for last in self._thoughts(seconds=seconds, max_depth=max_depth, nodes=nodes,
+                                   threats=threats, stop=stop):
+            if self.allowed(last.move):
+                yield last
+        assert last is not None
+        if not self.allowed(last.move):
+            yield self._allowed_instead(last)
+
+    def _allowed_instead(self, forbidden: Decision) -> Decision:
+        """The best-ordered candidate the rules allow (any allowed point if none is), with the
+        value the engine gave the position (a block it may not play: a loss)."""
+        count = generate(self.board, self.context, self.to_move, 0, -1)
+        points = [self.point(c) for c in self.context.moves[0, :count]]
+        points += [p for p in range(self.size * self.size) if self.is_empty(p)]
+        move = next((p for p in points if self.is_empty(p) and self.allowed(p)),
+                    forbidden.move)  # (no allowed point: the game is over)
+        result = SearchResult(move=move, value=forbidden.result.value, pv=(move,), depth=0,
+                              exact=False, stats=forbidden.result.stats)
+        return Decision(move, "allowed", result)
+
+    def _thoughts(self, *, seconds: float | None, max_depth: int, nodes: int | None,
+                  threats: bool, stop: Callable[[], bool] | None) -> Iterator[Decision]:
         start = time.perf_counter()
         me, them = self.to_move, 1 - self.to_move
         board = self.board
@@ -304,8 +376,9 @@ class Engine:
                 yield decided(win.line[0], "VCF", WIN - win.plies, win, win.line)
                 return
         if counts[them, L_FIVE] > 0:
-            block = self.point(find_level(board, them, L_FIVE))
-            lost = counts[them, L_FIVE] >= 2
+            block_cell = find_level(board, them, L_FIVE)
+            block = self.point(block_cell)
+            lost = counts[them, L_FIVE] >= 2 or board.level[me, block_cell] == L_FORBIDDEN
             yield decided(block, "block", -(WIN - 2) if lost else 0)
             return
         if threats and counts[them, L_OPEN_FOUR] == 0 and not stopped():
@@ -352,7 +425,7 @@ class Engine:
         count = generate(board, context, me, 0, -1)
         candidates = [int(c) for c in context.moves[0, :count]]
         fours = [int(c) for c in board.points
-                 if board.cells[c] == EMPTY and board.level[me, c] >= L_FOUR]
+                 if board.cells[c] == EMPTY and L_FOUR <= board.level[me, c] <= L_FIVE]
         safe = []
         for cell in dict.fromkeys(candidates + fours):
             left = None if seconds is None else seconds - (time.perf_counter() - start)

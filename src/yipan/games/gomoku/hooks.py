@@ -1,7 +1,7 @@
 """Gomoku's hooks: the engine as the AI and as ``yipan analyze gomoku``.
 
 ``analyze`` gives the engine's move, its value and why (``extra.reason``: centre, five, VCF,
-block, VCT, stops VCF, search); ``extra.forced_line`` and ``extra.forced_kind`` give the
+block, VCT, stops VCF, search, allowed); ``extra.forced_line`` and ``extra.forced_kind`` give the
 forced win (VCF or VCT) of the side to move when there is one, and ``extra.opponent_vcf``
 the opponent's. With ``request.trace`` the seed's plain depth-limited search
 (``reference_search``) also runs to ``request.trace_depth`` and reports each node to it;

@@ -18,6 +18,23 @@ exact five needs one more cell to see an overline). Shapes, weakest first:
 - ``THREE``: one more stone makes a ``FOUR``; ``OPEN_THREE``: one more makes an ``OPEN_FOUR``;
 - ``FOUR``: one empty cell completes a five; ``OPEN_FOUR``: two or more cells do;
 - ``FIVE``: a five (exactly five under the standard rule) through ``c``.
+
+A table is built for one way of winning: exactly five or five or more; under caro, a five
+whose both neighbours on the line are the opponent's stones does not win. The edge codes as
+2 like an opponent's stone, but blocks nothing in caro: so caro has one table for each place
+of the edge in the window (``left``, ``right``: the offset of the first edge cell on each
+side, 6 for none, 36 tables), in which the cells from the edge out are code 3, the edge::
+
+    left = 2:   # # x x x [.] . o . .      a five against the edge still wins
+
+And renju's black, whose forbidden moves need two more shapes and a stricter open four::
+
+    OPEN_FOUR   . x x [.] x .     a straight four: four in a row, both ends make exactly five
+    FOUR_FOUR   x . x [.] x . x   two fives on one line that are no straight four: two fours
+    OVERLINE    x x [.] x x x     six or more through the centre (black does not win by it)
+    OPEN_THREE  . x [.] x . .     one more stone makes a straight four (renju: the engine does
+                                  not ask whether that stone is itself forbidden; ``renju``
+                                  does)
 """
 
 from __future__ import annotations
@@ -25,8 +42,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-NONE, TWO, OPEN_TWO, THREE, OPEN_THREE, FOUR, OPEN_FOUR, FIVE = range(8)
-SHAPE_NAMES = ("none", "two", "open two", "three", "open three", "four", "open four", "five")
+NONE, TWO, OPEN_TWO, THREE, OPEN_THREE, FOUR, OPEN_FOUR, FIVE, FOUR_FOUR, OVERLINE = range(10)
+SHAPE_NAMES = ("none", "two", "open two", "three", "open three", "four", "open four", "five",
+               "four-four", "overline")
 WINDOW = 5  # cells looked at on each side of the centre
 TABLE_SIZE = 3 ** (2 * WINDOW)
 POWERS_OF_3 = np.array([3 ** i for i in range(2 * WINDOW)], dtype=np.int32)
@@ -34,67 +52,111 @@ CENTRE = WINDOW
 
 
 @njit(cache=True)
-def _makes_five(line: np.ndarray, p: int, exact: bool) -> bool:
-    """Whether the own stone on ``p`` is in a run through the centre that wins."""
+def _run(line: np.ndarray, p: int) -> tuple[int, int]:
+    """First and last position of the run of own stones through ``p``."""
     left = p
     while left > 0 and line[left - 1] == 1:
         left -= 1
     right = p
     while right < 2 * WINDOW and line[right + 1] == 1:
         right += 1
-    if not left <= CENTRE <= right:
-        return False
-    length = right - left + 1
-    return length == 5 if exact else length >= 5
+    return left, right
+
+
+EDGE_PLACES = 6  # the first edge cell 1..5 cells away, or none in the window (6)
 
 
 @njit(cache=True)
-def _winning_cells(line: np.ndarray, exact: bool) -> int:
+def _makes_five(line: np.ndarray, p: int, exact: bool, caro: bool) -> bool:
+    """Whether the own stone on ``p`` is in a run through the centre that wins."""
+    left, right = _run(line, p)
+    if not left <= CENTRE <= right:
+        return False
+    length = right - left + 1
+    if length < 5 or (exact and length != 5):
+        return False
+    if caro:  # blocked at both ends by stones (a point past the window, or the edge: open)
+        return not (left > 0 and line[left - 1] == 2 and right < 2 * WINDOW
+                    and line[right + 1] == 2)
+    return True
+
+
+@njit(cache=True)
+def _five_points(line: np.ndarray, exact: bool, caro: bool) -> int:
     """How many empty cells complete a five through the centre."""
     count = 0
-    for p in range(1, 2 * WINDOW):
+    for p in range(1, 2 * WINDOW):  # (a stone 5 away makes no five through the centre)
         if line[p] == 0:
             line[p] = 1
-            if _makes_five(line, p, exact):
+            if _makes_five(line, p, exact, caro):
                 count += 1
             line[p] = 0
     return count
 
 
 @njit(cache=True)
-def _three_level(line: np.ndarray, exact: bool) -> int:
+def _straight_four(line: np.ndarray) -> bool:
+    """Renju: the centre is in four in a row whose two ends each make exactly five."""
+    left, right = _run(line, CENTRE)
+    if right - left != 3 or left < 1 or right > 2 * WINDOW - 1:
+        return False
+    if line[left - 1] != 0 or line[right + 1] != 0:
+        return False
+    return (left < 2 or line[left - 2] != 1) and (right > 2 * WINDOW - 2
+                                                  or line[right + 2] != 1)
+
+
+@njit(cache=True)
+def _is_open_four(line: np.ndarray, exact: bool, caro: bool, renju: bool) -> bool:
+    if renju:
+        return _straight_four(line)
+    return _five_points(line, exact, caro) >= 2
+
+
+@njit(cache=True)
+def _three_level(line: np.ndarray, exact: bool, caro: bool, renju: bool) -> int:
     """OPEN_THREE if one more stone makes an open four through the centre, THREE if a four."""
     best = NONE
-    for p in range(1, 2 * WINDOW):
+    for p in range(1, 2 * WINDOW):  # (a stone 5 away makes no five through the centre)
         if line[p] == 0:
             line[p] = 1
-            wins = _winning_cells(line, exact)
+            four = _is_open_four(line, exact, caro, renju)
+            wins = 0 if four else _five_points(line, exact, caro)
             line[p] = 0
-            if wins >= 2:
+            if four:
                 return OPEN_THREE
-            if wins == 1:
+            if wins >= 1:
                 best = THREE
     return best
 
 
 @njit(cache=True)
-def classify(line: np.ndarray, exact: bool) -> int:
-    """The shape of the centre stone of ``line`` (11 codes, centre = own stone)."""
-    if _makes_five(line, CENTRE, exact):
+def classify(line: np.ndarray, exact: bool, caro: bool = False, renju: bool = False) -> int:
+    """The shape of the centre stone of ``line`` (11 codes, centre = own stone).
+
+    ``renju``: black's shapes under renju (exactly five, and OVERLINE, FOUR_FOUR and the
+    straight OPEN_FOUR told apart, as its forbidden moves need)."""
+    if _makes_five(line, CENTRE, exact, caro):
         return FIVE
-    wins = _winning_cells(line, exact)
+    if renju:
+        left, right = _run(line, CENTRE)
+        if right - left >= 5:
+            return OVERLINE
+    wins = _five_points(line, exact, caro)
+    if renju and wins >= 2:
+        return OPEN_FOUR if _straight_four(line) else FOUR_FOUR
     if wins >= 2:
         return OPEN_FOUR
     if wins == 1:
         return FOUR
-    three = _three_level(line, exact)
+    three = _three_level(line, exact, caro, renju)
     if three != NONE:
         return three
     best = NONE
-    for p in range(1, 2 * WINDOW):
+    for p in range(1, 2 * WINDOW):  # (a stone 5 away makes no five through the centre)
         if line[p] == 0:
             line[p] = 1
-            level = _three_level(line, exact)
+            level = _three_level(line, exact, caro, renju)
             line[p] = 0
             if level == OPEN_THREE:
                 return OPEN_TWO
@@ -104,8 +166,10 @@ def classify(line: np.ndarray, exact: bool) -> int:
 
 
 @njit(cache=True)
-def build_table(exact: bool) -> np.ndarray:
-    """SHAPE_TABLE for one rule: the shape for every key (ten base-3 codes)."""
+def build_table(exact: bool, caro: bool, renju: bool, left: int = EDGE_PLACES,
+                right: int = EDGE_PLACES) -> np.ndarray:
+    """SHAPE_TABLE for one way of winning: the shape for every key (ten base-3 codes);
+    ``left``/``right``: where the edge is (module doc), which only caro tells apart."""
     table = np.zeros(TABLE_SIZE, dtype=np.int8)
     line = np.zeros(2 * WINDOW + 1, dtype=np.int8)
     for key in range(TABLE_SIZE):
@@ -113,34 +177,54 @@ def build_table(exact: bool) -> np.ndarray:
         for i in range(2 * WINDOW):
             line[i if i < WINDOW else i + 1] = rest % 3
             rest //= 3
+        for i in range(2 * WINDOW + 1):
+            if i - CENTRE <= -left or i - CENTRE >= right:
+                line[i] = 3
         line[CENTRE] = 1
-        table[key] = classify(line, exact)
+        table[key] = classify(line, exact, caro, renju)
     return table
 
 
-_TABLES: dict[bool, np.ndarray] = {}
+_TABLES: dict[tuple[bool, bool, bool, int, int], np.ndarray] = {}
 
 
-def shape_table(exact: bool) -> np.ndarray:
-    """The (read-only) shape table of a rule, built on first use."""
-    if exact not in _TABLES:
-        table = build_table(exact)
+def shape_table(exact: bool, caro: bool = False, renju: bool = False,
+                left: int = EDGE_PLACES, right: int = EDGE_PLACES) -> np.ndarray:
+    """The (read-only) shape table of one way of winning, built on first use."""
+    key = (exact, caro, renju, left, right)
+    if key not in _TABLES:
+        table = build_table(exact, caro, renju, left, right)
         table.setflags(write=False)
-        _TABLES[exact] = table
-    return _TABLES[exact]
+        _TABLES[key] = table
+    return _TABLES[key]
 
 
-def shape_of(text: str, exact: bool = False) -> int:
+def edge_tables(exact: bool, caro: bool, renju: bool = False) -> np.ndarray:
+    """The tables of every place of the edge, ``[(left - 1) * 6 + right - 1]`` (caro); one
+    table for the rules where the edge and a stone are alike."""
+    if not caro:
+        return shape_table(exact, caro, renju)[np.newaxis]
+    return np.stack([shape_table(exact, caro, renju, left, right)
+                     for left in range(1, EDGE_PLACES + 1)
+                     for right in range(1, EDGE_PLACES + 1)])
+
+
+def shape_of(text: str, exact: bool = False, caro: bool = False, renju: bool = False) -> int:
     """The shape of a line written like ``"..xx[.]x.o.."`` (for tests and docs).
 
-    ``[.]`` marks the centre (which gets the stone); ``x`` own, ``o`` opponent, ``#`` edge.
+    ``[.]`` marks the centre (which gets the stone); ``x`` own, ``o`` opponent, ``#`` edge
+    (the first ``#`` on each side places the edge there: cells past it are edge too).
     Cells beyond the written ones count as empty.
     """
     left, _, right = text.partition("[.]")
-    codes = {".": 0, "x": 1, "o": 2, "#": 2}
+    codes = {".": 0, "x": 1, "o": 2, "#": 3}
     before = [codes[ch] for ch in left][-WINDOW:]
     after = [codes[ch] for ch in right][:WINDOW]
     before = [0] * (WINDOW - len(before)) + before
     after = after + [0] * (WINDOW - len(after))
-    key = sum(code * 3 ** i for i, code in enumerate(before + after))
-    return int(shape_table(exact)[key])
+    key = sum(min(code, 2) * 3 ** i for i, code in enumerate(before + after))
+    edge_left = next((WINDOW - i for i in range(WINDOW - 1, -1, -1) if before[i] == 3),
+                     EDGE_PLACES) if caro else EDGE_PLACES
+    edge_right = next((i + 1 for i in range(WINDOW) if after[i] == 3),
+                      EDGE_PLACES) if caro else EDGE_PLACES
+    return int(shape_table(exact, caro, renju, edge_left, edge_right)[key])

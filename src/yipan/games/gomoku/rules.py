@@ -16,8 +16,17 @@ never carries a line across the board's edge::
     stride - 1 diagonally) starts wherever       ...
     b & b>>d & b>>2d & b>>3d & b>>4d  is set.
 
-Rules: ``freestyle`` (five or more in a row wins) and ``standard`` (exactly five wins; an
-overline of six or more does not). A full board with no five is a draw.
+Rules (the option ``rule``), as the Gomocup leagues play them:
+
+- ``freestyle``: five or more in a row wins;
+- ``standard``: exactly five wins (an overline of six or more does not);
+- ``renju``: black wins only with exactly five and may not play a double three, a double four
+  or an overline (the exact check: ``renju``); white wins with five or more;
+- ``caro``: five or more wins unless the opponent's stones block it at both ends (the board's
+  edge blocks nothing); ``caro-exact``: the same with exactly five.
+
+A full board with no five is a draw (and so, under renju, is black to move with every empty
+point forbidden).
 """
 
 from __future__ import annotations
@@ -35,9 +44,11 @@ from ...core import (
     Outcome,
 )
 from ..grid import Grid, grid_view, render_board
+from .renju import RenjuBoard
 
-RULES = ("freestyle", "standard")
+RULES = ("freestyle", "standard", "renju", "caro", "caro-exact")
 MIN_SIZE, MAX_SIZE, DEFAULT_SIZE = 7, 22, 15
+CACHED_STATES = 64
 
 
 class Stones(NamedTuple):
@@ -60,12 +71,19 @@ class Gomoku(Game[Stones, int]):
             raise GameOptionError(f"unknown rule {rule!r} (rules: {', '.join(RULES)})")
         self.size = size
         self.rule = rule
-        self.exact_five = rule == "standard"
+        self.renju = rule == "renju"
+        self.caro = rule in ("caro", "caro-exact")
+        # whether only exactly five wins, for black and for white
+        self.exact = (rule in ("standard", "renju", "caro-exact"),
+                      rule in ("standard", "caro-exact"))
         self.grid = Grid.of(size, size)
         self.stride = self.grid.stride
         self.full = self.grid.full
         self.directions = self.grid.directions
         self._bits = self.grid.cells  # the bit of each point: point y * size + x is cell (y, x)
+        # renju's checks of the states last asked about (scratch: a state's answers never change)
+        self._suspects: dict[Stones, int] = {}
+        self._renju_boards: dict[Stones, RenjuBoard] = {}
         self.info = GameInfo(
             name="gomoku",
             title=f"Gomoku {size}x{size} ({rule})",
@@ -101,7 +119,14 @@ class Gomoku(Game[Stones, int]):
         if self.outcome(state) is not None:
             return []
         taken = state.black | state.white
-        return [p for p, bit in enumerate(self._bits) if not taken >> bit & 1]
+        moves = [p for p, bit in enumerate(self._bits) if not taken >> bit & 1]
+        if self.renju and self.to_move(state) == 0:
+            suspects = self.renju_suspects(state)
+            if suspects:
+                board = self.renju_board(state)
+                moves = [p for p in moves if not suspects >> self._bits[p] & 1
+                         or board.forbidden(*self.xy(p)) is None]
+        return moves
 
     def play(self, state: Stones, move: int) -> Stones:
         black, white = state
@@ -109,50 +134,163 @@ class Gomoku(Game[Stones, int]):
             return Stones(black | 1 << self._bits[move], white)
         return Stones(black, white | 1 << self._bits[move])
 
-    def fives(self, stones: int, direction: int) -> int:
-        """The start bits of the fives along ``direction`` that win by this game's rule."""
-        fives = self.grid.runs(stones, 5, direction)
-        if not fives or not self.exact_five:
-            return fives
-        sixes = self.grid.runs(stones, 6, direction)
-        # a five starting at s belongs to an overline if a six starts at s or at s - d
-        return fives & ~sixes & ~(sixes << direction)
+    # -- fives ---------------------------------------------------------------------------------
+    def fives(self, state: Stones, player: int, direction: int) -> int:
+        """The start bits of ``player``'s fives along ``direction`` that win by the rule.
 
-    def has_five(self, stones: int) -> bool:
-        """Five in a row by this game's rule (exactly five under ``standard``)."""
-        if not self.exact_five:
-            return self.grid.has_run(stones, 5)
+        A five starts at bit s when s, s+d, ..., s+4d hold stones; the points beside it are
+        s-d (the bit ``opponent << d`` has at s) and s+5d (``opponent >> 5d``)::
+
+            s-d   s   s+d  s+2d  s+3d  s+4d   s+5d
+             o    x    x    x     x     x      o      caro: blocked at both ends
+        """
+        d = direction
+        stones, other = (state.black, state.white) if player == 0 else (state.white,
+                                                                         state.black)
         runs = self.grid.runs
-        for d in self.directions:  # ``fives`` written out: ``outcome`` calls this each position
-            fives = runs(stones, 5, d)
-            if fives:
-                sixes = runs(stones, 6, d)
-                if fives & ~sixes & ~(sixes << d):
-                    return True
-        return False
+        fives = runs(stones, 5, d)
+        if not fives:
+            return 0
+        if self.exact[player]:
+            sixes = runs(stones, 6, d)
+            # a five starting at s belongs to an overline if a six starts at s or at s - d
+            fives &= ~sixes & ~(sixes << d)
+            if self.caro:
+                fives &= ~(other << d) | ~(other >> 5 * d)
+            return fives
+        if self.caro:
+            # a run of five or more wins when one of its ends is open: the five at the run's
+            # start with no opponent before it, or the five at its end with none after it
+            starts = fives & ~(stones << d) & ~(other << d)
+            ends = fives & ~(stones >> 5 * d) & ~(other >> 5 * d)
+            return starts | ends
+        return fives
 
-    def five_cells(self, stones: int) -> int:
-        """Every stone of a winning five (of the whole overline, under ``freestyle``)."""
+    def has_five(self, stones: int, player: int = 0, other: int = 0) -> bool:
+        """Whether ``player``'s ``stones`` hold a winning five (``other``: the opponent's
+        stones, which matter under caro)."""
+        if not self.exact[player] and not self.caro:
+            return self.grid.has_run(stones, 5)
+        state = Stones(stones, other) if player == 0 else Stones(other, stones)
+        return any(self.fives(state, player, d) for d in self.directions)
+
+    def five_cells(self, state: Stones, player: int) -> int:
+        """Every stone of ``player``'s winning fives (the whole overline, where it wins)."""
+        stones = self.stones_of(state, player)
         cells = 0
         for d in self.directions:
-            cells |= self.grid.spread(self.fives(stones, d), 5, d)
+            line = self.grid.spread(self.fives(state, player, d), 5, d)
+            while line:  # grow along the line over own stones (an overline that wins)
+                grown = line | ((line << d) | (line >> d)) & stones
+                if grown == line:
+                    break
+                line = grown
+            cells |= line
         return cells
 
     def outcome(self, state: Stones) -> Outcome | None:
         black, white = state
-        if self.has_five(black):
+        if self.has_five(black, 0, white):
             return Outcome(0)
-        if self.has_five(white):
+        if self.has_five(white, 1, black):
             return Outcome(1)
         if black | white == self.full:
             return DRAW
+        if self.renju and self.to_move(state) == 0 and self._black_is_stuck(state):
+            return DRAW
         return None
+
+    # -- renju ---------------------------------------------------------------------------------
+    def renju_suspects(self, state: Stones) -> int:
+        """Empty points where a black stone might be forbidden (a superset, by counting):
+        an overline or a four-four on one line needs four black stones within five points
+        on that line; a double three or a double four needs two lines with two black stones
+        each within four points. Only these points get the exact check."""
+        cached = self._suspects.get(state)
+        if cached is None:
+            if len(self._suspects) > CACHED_STATES:
+                self._suspects.clear()
+            cached = self._suspects[state] = self._count_suspects(state)
+        return cached
+
+    def _count_suspects(self, state: Stones) -> int:
+        black = state.black
+        empty = self.full & ~(black | state.white)
+        pairs = [self._near(black, d, reach=4, count=2) for d in self.directions]
+        crowded = 0
+        for d in self.directions:
+            crowded |= self._near(black, d, reach=5, count=4)
+        two_lines = 0
+        for i in range(4):
+            for j in range(i + 1, 4):
+                two_lines |= pairs[i] & pairs[j]
+        return empty & (crowded | two_lines)
+
+    def _near(self, stones: int, d: int, reach: int, count: int) -> int:
+        """Points with ``count`` or more of ``stones`` within ``reach`` points along the line
+        ``d`` (both ways): a bit-sliced counter, ``at_least[i]`` holding "i + 1 or more";
+        one step a shift, masked so that no shift crosses an edge (layout: ``grid``)."""
+        full = self.full
+        at_least = [0] * count
+        for forward in (True, False):
+            near = stones
+            for _ in range(reach):
+                near = (near >> d if forward else near << d) & full
+                for i in range(count - 1, 0, -1):
+                    at_least[i] |= at_least[i - 1] & near
+                at_least[0] |= near
+        return at_least[-1]
+
+    def renju_board(self, state: Stones) -> RenjuBoard:
+        """The stones on a ``RenjuBoard`` of the caller's own (copied from one kept for the
+        last few states asked about: a Game may serve several threads at once)."""
+        board = self._renju_boards.get(state)
+        if board is None:
+            if len(self._renju_boards) > CACHED_STATES:
+                self._renju_boards.clear()
+            board = self._renju_boards[state] = self._new_renju_board(state)
+        return board.copy()
+
+    def _new_renju_board(self, state: Stones) -> RenjuBoard:
+        points = range(self.size * self.size)
+        black = [self.xy(p) for p in points if state.black >> self._bits[p] & 1]
+        white = [self.xy(p) for p in points if state.white >> self._bits[p] & 1]
+        return RenjuBoard(self.size, black, white)
+
+    def forbidden(self, state: Stones, move: int) -> str | None:
+        """Why black may not play ``move`` under renju (None when it may, or no renju)."""
+        if not self.renju or self.to_move(state) != 0:
+            return None
+        if not self.renju_suspects(state) >> self._bits[move] & 1:
+            return None
+        return self.renju_board(state).forbidden(*self.xy(move))
+
+    def _black_is_stuck(self, state: Stones) -> bool:
+        """Black to move and every empty point forbidden (checked only when every empty
+        point is a suspect, so almost never)."""
+        empty = self.full & ~(state.black | state.white)
+        if empty & ~self.renju_suspects(state):
+            return False
+        board = self.renju_board(state)
+        return all(board.forbidden(*self.xy(p)) is not None
+                   for p, bit in enumerate(self._bits) if empty >> bit & 1)
+
+    def is_legal(self, state: Stones, move: int) -> bool:
+        """An empty point of the board, not forbidden (the game not being over)."""
+        return (isinstance(move, int) and 0 <= move < self.size * self.size
+                and not (state.black | state.white) >> self._bits[move] & 1
+                and self.forbidden(state, move) is None)
 
     def play_checked(self, state: Stones, move: int) -> Stones:
         if not (isinstance(move, int) and 0 <= move < self.size * self.size):
             raise InvalidMoveError(f"{move!r} is not a point of this board")
         if (state.black | state.white) >> self.bit(move) & 1:
             raise IllegalMoveError(f"point {self.format_move(move)} is taken")
+        if self.outcome(state) is None:
+            reason = self.forbidden(state, move)
+            if reason is not None:
+                raise IllegalMoveError(f"{self.format_move(move)} is forbidden to black under "
+                                       f"renju: it makes a {reason}")
         return super().play_checked(state, move)
 
     # -- notation ------------------------------------------------------------------------------
@@ -175,11 +313,14 @@ class Gomoku(Game[Stones, int]):
         return render_board(self.grid, self.grid.owners(*state), "XO")
 
     def view(self, state: Stones) -> dict:
-        """The grid of stones; the winning five highlighted."""
+        """The grid of stones; the winning five highlighted; playable: the empty points,
+        less black's forbidden ones under renju."""
         outcome = self.outcome(state)
         playable = self.full & ~(state.black | state.white) if outcome is None else 0
+        if playable and self.renju and self.to_move(state) == 0:  # not black's forbidden points
+            playable = sum(1 << self._bits[p] for p in self.legal_moves(state))
         winner = None if outcome is None else outcome.winner
-        highlight = 0 if winner is None else self.five_cells(self.stones_of(state, winner))
+        highlight = 0 if winner is None else self.five_cells(state, winner)
         return grid_view(self.grid, self.grid.owners(*state), playable=playable,
                          pieces="stones", highlight=highlight)
 

@@ -6,11 +6,13 @@ the horizon), made strong by threats that are decided before the horizon:
 
 - a five of the side to move wins (``WIN - ply - 1``); two fives of the opponent lose;
 - one five of the opponent must be blocked: that is the only move and it costs no depth,
-  so chains of fours are read to their end even at the horizon;
+  so chains of fours are read to their end even at the horizon; under renju, black cannot
+  block on a forbidden point, so such a four wins for white;
 - an open four (or a double four) of the side to move wins in three plies;
 - against an opponent's open three, only the cells that stop it and one's own fours are
   searched; otherwise the candidates are the empty cells near stones, the best-valued first
-  (the table's move, the killers, then attack + defence worth + history), at most ``BRANCH``.
+  (the table's move, the killers, then attack + defence worth + history), at most ``BRANCH``;
+  never a point forbidden to the side to move (renju's black: ``board.L_FORBIDDEN``).
 
 Contract (fail-soft, values from the side to move): ``v <= alpha`` an upper bound,
 ``v >= beta`` a lower bound, else exact. A set ``stats[ABORTED]`` means the result is void.
@@ -23,7 +25,18 @@ from numba import njit
 
 from ...core import HEURISTIC_LIMIT, WIN
 from ...native import insert_sorted
-from .board import EMPTY, L_FIVE, L_FOUR, L_OPEN_FOUR, Board, evaluate, find_level, place, remove
+from .board import (
+    EMPTY,
+    L_FIVE,
+    L_FORBIDDEN,
+    L_FOUR,
+    L_OPEN_FOUR,
+    Board,
+    evaluate,
+    find_level,
+    place,
+    remove,
+)
 from .context import (
     ABORTED,
     BEST_MOVE,
@@ -73,7 +86,7 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
     killer1 = context.killers[ply, 1]
     count = 0
     for q in board.points:
-        if board.cells[q] != EMPTY or board.near[q] == 0:
+        if board.cells[q] != EMPTY or board.near[q] == 0 or board.level[me, q] == L_FORBIDDEN:
             continue
         if defending and board.level[me, q] < L_FOUR:
             stops = False
@@ -109,7 +122,7 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
     forced = -1
     if counts[them, L_FIVE] > 0:
         forced = find_level(board, them, L_FIVE)
-        if counts[them, L_FIVE] >= 2:
+        if counts[them, L_FIVE] >= 2 or board.level[me, forced] == L_FORBIDDEN:
             if ply == 0:
                 stats[BEST_MOVE] = forced
             return -(WIN - ply - 2)
@@ -146,6 +159,8 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
         count = generate(board, context, me, ply, tt_move)
         child_depth = depth - 1
     if count == 0:
+        if counts[them, L_OPEN_FOUR] > 0:  # renju: every point that stops it is forbidden
+            return -(WIN - ply - 4)
         return evaluate(board, me)
 
     original_alpha = alpha

@@ -9,6 +9,9 @@ An AND-OR search in which the attacker only makes threats and the defender only 
   be blocked; against a three, try every cell where the attacker could make a four (that is
   where a three is stopped) and every four of the defender's own.
 
+Under renju neither side's search lets black play a point the board marks forbidden, and a
+four of white's whose five point is forbidden to black cannot be blocked.
+
 ``depth`` counts attacker moves. Positions that failed at a depth are remembered (by Zobrist
 hash) so the transpositions of a threat tree are searched once. The winning line is left in
 ``context.line`` (attacker, defender, attacker, ...), its length in ``stats[LINE_LENGTH]``.
@@ -23,6 +26,7 @@ from ...native import insert_sorted
 from .board import (
     EMPTY,
     L_FIVE,
+    L_FORBIDDEN,
     L_FOUR,
     L_OPEN_FOUR,
     L_THREE,
@@ -67,7 +71,7 @@ def _threat_moves(board: Board, context: Context, attacker: int, ply: int, three
         if board.cells[q] != EMPTY:
             continue
         level = board.level[attacker, q]
-        if level < lowest or level == L_FIVE:
+        if level < lowest or level >= L_FIVE:  # (a five is played first; L_FORBIDDEN never)
             continue
         score = level * 1_000_000 + board.value[attacker, q] + board.value[1 - attacker, q]
         count = insert_sorted(moves, scores, count, moves.shape[0], q, score)
@@ -83,7 +87,10 @@ def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
     for q in board.points:
         if board.cells[q] != EMPTY:
             continue
-        useful = board.level[defender, q] >= L_FOUR
+        level = board.level[defender, q]
+        if level == L_FORBIDDEN:
+            continue
+        useful = level >= L_FOUR
         if not useful:
             for d in range(4):
                 if board.shapes[attacker, q, d] >= FOUR:
@@ -120,6 +127,10 @@ def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: 
             return 0
         if counts[attacker, L_FIVE] >= 1:  # block one five (with two, the other one wins)
             block = find_level(board, attacker, L_FIVE)
+            if board.level[defender, block] == L_FORBIDDEN:  # renju: black cannot block
+                context.line[ply] = -1
+                context.stats[LINE_LENGTH] = ply
+                return 1
             place(board, block, defender)
             won = threat_node(board, context, attacker, depth, ply + 1, threes, 1 - attacking)
             remove(board, block)
@@ -129,6 +140,10 @@ def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: 
         if counts[attacker, L_OPEN_FOUR] == 0:
             return 0  # no threat stands: the defender is free
         count = _defences(board, context, attacker, ply)
+        if count == 0:  # renju: every point that stops it is forbidden to black
+            context.line[ply] = -1
+            context.stats[LINE_LENGTH] = ply
+            return 1
         chosen = -1
         for i in range(count):
             move = context.moves[ply, i]
@@ -156,6 +171,8 @@ def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: 
         return 0
     if counts[defender, L_FIVE] == 1:
         block = find_level(board, defender, L_FIVE)
+        if board.level[attacker, block] == L_FORBIDDEN:
+            return 0
         place(board, block, attacker)
         won = 0
         if counts[attacker, L_FIVE] > 0 or (threes == 1 and counts[attacker, L_OPEN_FOUR] > 0):

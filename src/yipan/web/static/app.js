@@ -461,7 +461,8 @@ function buildOptions() {
       input = document.createElement("select");
       for (const choice of option.choices) {
         const item = document.createElement("option");
-        item.value = item.textContent = choice;
+        item.value = choice;
+        item.textContent = option.choice_labels?.[choice] ?? choice;
         input.appendChild(item);
       }
     } else {
