@@ -13,6 +13,10 @@ material; in check, every evasion. Above it, in order:
 
 - draws by the fifty-move rule, repetition (once within the search is enough) and
   insufficient material; mate-distance pruning;
+- the endgame tables (``ctx.tb_values``, ``tb_lookup``, ``tb_info``: ``retrograde.probe``),
+  below the root, in the main search and the quiescence search alike: a position they cover
+  returns its exact value (a mate in d plies at ply p is ``MATE - p - d``, a draw 0), so
+  mates are played out in the fewest moves (the tables ignore the fifty-move rule);
 - the transposition table (``ctx.table``, one 64-bit key and one 64-bit entry a slot,
   replaced when deeper or from an older search); its move is tried first;
 - a check extension (a side in check searches one ply deeper);
@@ -43,6 +47,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from .bits import popcount
 from .board import (
     BISHOP,
     BLACK,
@@ -72,6 +77,7 @@ from .board import (
     rook_attacks,
 )
 from .evaluation import SEE_VALUE, evaluate
+from .retrograde import ILLEGAL, INFO_SIZE, MATERIAL_KEYS, MAX_PIECES, UNKNOWN, probe
 
 MATE = 30_000
 MATE_BOUND = MATE - 1_000  # scores beyond are mates
@@ -81,7 +87,7 @@ MAX_HISTORY = 1_024  # game positions remembered for repetitions (since the last
 
 # control: counters and switches shared with the driver
 NODES, MAX_NODES, STOP, SELDEPTH, HISTORY_LENGTH, BEST_MOVE, BEST_SCORE, TT_HITS, \
-    GENERATION, ROOT_MOVES_SEARCHED = range(10)
+    GENERATION, ROOT_MOVES_SEARCHED, TB_HITS = range(11)
 CONTROL_SIZE = 16
 
 # table entry bits: move 0-16, score + 32768 in 17-32, depth 33-39, bound 40-41, age 42-49
@@ -102,6 +108,7 @@ DELTA_MARGIN = 200  # quiescence: a capture that cannot lift the score to alpha 
 Context = namedtuple("Context", [
     "stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers", "history",
     "pv", "pv_length", "path_keys", "control", "scratch", "reductions",
+    "tb_values", "tb_lookup", "tb_info",
 ])
 
 
@@ -133,6 +140,9 @@ def new_context(table_megabytes: int) -> Context:
         control=np.zeros(CONTROL_SIZE, dtype=np.int64),
         scratch=np.zeros(64, dtype=np.int64),
         reductions=_reduction_table(),
+        tb_values=np.zeros(1, dtype=np.int16),
+        tb_lookup=np.full(MATERIAL_KEYS, -1, dtype=np.int64),
+        tb_info=np.zeros((0, INFO_SIZE), dtype=np.int64),
     )
 
 
@@ -338,6 +348,15 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
         beta = min(beta, MATE - ply - 1)
         if alpha >= beta:
             return alpha
+        if ctx.tb_info.shape[0] > 0 and popcount(position[WHITE] | position[BLACK]) <= MAX_PIECES:
+            value = probe(position, ctx.tb_values, ctx.tb_lookup, ctx.tb_info)
+            if value != UNKNOWN and value != ILLEGAL:
+                control[TB_HITS] += 1
+                if value > 0:  # mate in value plies from here
+                    return MATE - ply - value
+                if value < 0:  # mated in -value - 1 plies
+                    return -MATE + ply - value - 1
+                return 0
     if ply >= MAX_PLY:
         return evaluate(position, ctx.scratch)
     if in_check and not quiescence:
