@@ -261,3 +261,14 @@ def test_the_search_with_tables_agrees_with_them_on_random_positions(tables):
             found += 1
         checked += found
     assert checked == 32
+
+
+def test_analyze_prints_the_tables_verdict(tables, monkeypatch, capsys):
+    from yipan.games.chess import hooks
+
+    monkeypatch.setattr(hooks.shared_engine(), "tables", tables)
+    assert main(["analyze", "chess", "--fen", "8/8/8/4k3/8/8/8/KR6 b - - 0 1"]) == 0
+    out = capsys.readouterr().out
+    assert "endgame table KRK: loss for black, mated in 15 moves" in out
+    assert main(["analyze", "chess", "--fen", "8/8/8/3k4/8/8/8/1NN1K3 w - - 0 1"]) == 0
+    assert "endgame table KNNK: draw for white" in capsys.readouterr().out

@@ -45,6 +45,7 @@ from .search import (
     new_context,
     search,
 )
+from .syzygy import Syzygy
 from .tablebase import Tablebase, best_move, empty_pack, main_line, tablebase
 
 DEFAULT_HASH_MB = 64
@@ -157,6 +158,7 @@ class Engine:
         self.game = Chess()
         self._tables: Tablebase | None = tablebase() if isinstance(tables, str) else tables
         self._packed_for: Tablebase | None = None
+        self.syzygy: Syzygy | None = None  # a user's Syzygy files, asked after our tables
 
     @property
     def tables(self) -> Tablebase | None:
@@ -223,8 +225,10 @@ class Engine:
         if not legal_moves_of(state):
             return
         start = time.perf_counter()
-        if self.tables is not None and root_tables:
-            known = self._from_tables(state, start)
+        if root_tables:
+            known = self._from_tables(state, start) if self.tables is not None else None
+            if known is None and self.syzygy is not None:
+                known = self._from_syzygy(state, start)
             if known is not None:
                 yield known
                 return
@@ -288,6 +292,16 @@ class Engine:
         return Iteration(depth=len(line), seldepth=len(line), score=table_score(value),
                          pv=tuple(line), nodes=0, seconds=time.perf_counter() - start,
                          endgame_table=verdict.table)
+
+    def _from_syzygy(self, state: Position, start: float) -> Iteration | None:
+        """The Syzygy tables' move for the root, when they cover it and its moves."""
+        assert self.syzygy is not None
+        answer = self.syzygy.root(state)
+        if answer is None:
+            return None
+        return Iteration(depth=1, seldepth=1, score=answer.score, pv=(answer.move,), nodes=0,
+                         seconds=time.perf_counter() - start,
+                         endgame_table=f"syzygy {answer.table}")
 
     def _iteration(self, depth: int, score: int, start: float) -> Iteration:
         ctx = self.ctx
