@@ -37,6 +37,7 @@ from .search import (
     MAX_NODES,
     MAX_PLY,
     NODES,
+    QUIET_CHECKS,
     SELDEPTH,
     STOP,
     TB_HITS,
@@ -159,6 +160,8 @@ class Engine:
         self._tables: Tablebase | None = tablebase() if isinstance(tables, str) else tables
         self._packed_for: Tablebase | None = None
         self.syzygy: Syzygy | None = None  # a user's Syzygy files, asked after our tables
+        self.quiet_checks = True  # quiescence's first ply tries checks (search.py); a switch
+        # for the benchmark's side-by-side runs
 
     @property
     def tables(self) -> Tablebase | None:
@@ -206,6 +209,7 @@ class Engine:
         control[STOP] = 0
         control[TT_HITS] = 0
         control[TB_HITS] = 0
+        control[QUIET_CHECKS] = 1 if self.quiet_checks else 0
         control[MAX_NODES] = UNLIMITED_NODES if nodes is None else max(1, nodes)
         control[GENERATION] += 1
         ctx.killers.fill(0)
