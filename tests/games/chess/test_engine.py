@@ -82,6 +82,7 @@ def test_quiescence_checks_see_a_back_rank_mate_beyond_the_horizon():
     engine = Engine(1, tables=None)
     found = engine.think(state, Limit(depth=1))
     assert game.describe_move(state, found.move) != "Qxa7" and found.score > 0
+    engine.clear()  # forget the first search's table
     engine.quiet_checks = False
     blind = engine.think(state, Limit(depth=1))
     assert game.describe_move(state, blind.move) == "Qxa7"
