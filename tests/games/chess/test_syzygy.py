@@ -137,3 +137,19 @@ def test_the_engine_answers_from_syzygy_after_its_own_tables(tables):
     own = Engine(1, tables=tables)
     own.syzygy = engine.syzygy
     assert own.think(Chess(KRK).initial_state(), Limit(depth=3)).endgame_table == "KRK"
+
+
+def test_analyze_reports_a_syzygy_win_without_a_length(tables, monkeypatch):
+    from yipan.core import AnalysisRequest
+    from yipan.games.chess import hooks
+
+    monkeypatch.setattr(hooks, "open_syzygy", lambda folder: stand_in(tables))
+    monkeypatch.setattr(hooks.shared_engine(), "tables", None)
+    game = Chess(KRK)
+    analysis = hooks.analyze(game, game.initial_state(),
+                             AnalysisRequest(options={"syzygy": "somewhere"}))
+    assert analysis.extra["tablebase"] == {"table": "syzygy KRvK", "outcome": "win",
+                                           "moves_to_mate": None}
+    assert not analysis.exact and analysis.engine == "Syzygy tables (python-chess)"
+    child = game.play(game.initial_state(), analysis.move)
+    assert tables.probe(child).value == -29  # the move keeps the fastest win

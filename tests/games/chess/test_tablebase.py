@@ -272,3 +272,17 @@ def test_analyze_prints_the_tables_verdict(tables, monkeypatch, capsys):
     assert "endgame table KRK: loss for black, mated in 15 moves" in out
     assert main(["analyze", "chess", "--fen", "8/8/8/3k4/8/8/8/1NN1K3 w - - 0 1"]) == 0
     assert "endgame table KNNK: draw for white" in capsys.readouterr().out
+
+
+def test_the_engine_plays_the_mate_out_in_the_fewest_moves(tables):
+    # from outside the tables (KQ v KN) into KQK: both sides, searching 4 plies with the
+    # tables below the root, play the mate the search announced, no longer
+    game = Chess("8/8/8/8/n6k/8/3Q4/4K3 w - - 0 1")
+    state = game.initial_state()
+    engine = Engine(1, tables=tables)
+    announced = MATE - engine.think(state, Limit(depth=4)).score
+    plies = 0
+    while game.outcome(state) is None and plies < 40:
+        state = game.play_checked(state, engine.think(state, Limit(depth=4)).move)
+        plies += 1
+    assert game.termination(state) == "checkmate" and plies == announced == 17

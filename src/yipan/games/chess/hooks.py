@@ -6,11 +6,13 @@ mates, perft by the numba counter, and the kernels prepared before any clock sta
 (centipawns for the side to move, null for a mate), ``seldepth`` and ``tablebase`` (the
 endgame table's verdict when one covers the position: ``{"table": "KRK", "outcome": "win",
 "moves_to_mate": 12}``; the answer is then exact).
-
-``--syzygy PATH`` (``play``, ``analyze``, ``solve``) names a folder of Syzygy tables the engine
-consults at the root after yipan's own (``syzygy``); a folder without any is refused.
 ``solve`` searches for a forced mate (default 10 s): a mate found is reported with its
 distance; otherwise it says none was found (chess itself is not solved here).
+
+``--syzygy PATH`` (``play``, ``analyze``, ``solve``) names a folder of Syzygy tables the engine
+consults at the root after yipan's own (``syzygy``); a folder without any is refused. Syzygy
+proves a win without its length: such an answer is not marked exact (its ``tablebase``
+verdict says "win"); its draws (the fifty-move rule's included) are.
 """
 
 from __future__ import annotations
@@ -89,7 +91,9 @@ def _think(state: Position, limit: Limit, syzygy: Syzygy | None = None) -> Itera
 def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
             exact: bool = False) -> Analysis:
     mate = mate_in_plies(iteration.score)
-    exact = exact or iteration.endgame_table is not None
+    table = iteration.endgame_table
+    syzygy_win = table is not None and table.startswith("syzygy") and iteration.score != 0
+    exact = (exact or table is not None) and not syzygy_win
     verdict = None
     if iteration.endgame_table is not None:
         outcome = "win" if iteration.score > 0 else "loss" if iteration.score < 0 else "draw"
