@@ -138,7 +138,7 @@ def bench_search(nodes: int) -> None:
 def bench_wac(seconds: float, limit_positions: int | None, nodes: int | None = None,
               compare: bool = False) -> None:
     """Solved positions at ``seconds`` a position (or ``nodes``, the same on any machine);
-    ``compare``: also without quiescence's checks, each position searched by both variants
+    ``compare``: with and without quiescence's checks, each position searched by both variants
     one after the other, so that both see the same load on the machine."""
     budget = f"{nodes:,} nodes" if nodes else f"{seconds} s"
     section(f"Win at Chess ({budget} a position)")
@@ -147,9 +147,9 @@ def bench_wac(seconds: float, limit_positions: int | None, nodes: int | None = N
         print(f"  {path} not found: skipped")
         return
     cases = read_epd(path)[:limit_positions]
-    variants = {"quiescence checks": True, "captures only": False} if compare \
-        else {"engine": True}
     engine = Engine(64)
+    variants = {"quiescence checks": True, "captures only": False} if compare \
+        else {"engine": engine.quiet_checks}
     solved = dict.fromkeys(variants, 0)
     missed: dict[str, list[str]] = {name: [] for name in variants}
     spent = dict.fromkeys(variants, 0.0)

@@ -80,6 +80,7 @@ def test_quiescence_checks_see_a_back_rank_mate_beyond_the_horizon():
     game = Chess("4r1k1/n4ppp/8/8/8/Q7/5PPP/6K1 w - - 0 1")
     state = game.initial_state()
     engine = Engine(1, tables=None)
+    engine.quiet_checks = True
     found = engine.think(state, Limit(depth=1))
     assert game.describe_move(state, found.move) != "Qxa7" and found.score > 0
     engine.clear()  # forget the first search's table

@@ -160,8 +160,10 @@ class Engine:
         self._tables: Tablebase | None = tablebase() if isinstance(tables, str) else tables
         self._packed_for: Tablebase | None = None
         self.syzygy: Syzygy | None = None  # a user's Syzygy files, asked after our tables
-        self.quiet_checks = True  # quiescence's first ply tries checks (search.py); a switch
-        # for the benchmark's side-by-side runs
+        # quiescence's first ply may try quiet checks (search.py): off, as measured side by
+        # side on WAC (benchmarks/chess.py --wac-compare): +3 positions at 300,000 nodes
+        # each, -4 at 1,000,000, -1 at 1 s on a loaded machine
+        self.quiet_checks = False
 
     @property
     def tables(self) -> Tablebase | None:
