@@ -10,7 +10,8 @@ Prints:
 2. search: nodes a second of the engine on the Bratko-Kopec positions (a fixed node budget
    each, CPU time);
 3. WAC: the Win-at-Chess positions solved (the engine's move is a best move of the EPD)
-   at a fixed time each, through the engine as the CLI runs it;
+   at a fixed time each (or ``--wac-nodes``), through the engine as the CLI runs it;
+   ``--wac-compare`` runs each position with and without quiescence's checks in turn;
 4. a match against sunfish (``$SUNFISH``: its ``sunfish.py``, run with this Python) at equal
    time a move, both speaking UCI through python-chess as a GUI drives them; each opening is
    played twice with the colours swapped;
@@ -134,31 +135,45 @@ def bench_search(nodes: int) -> None:
 
 
 # -- 3. WAC ----------------------------------------------------------------------------------
-def bench_wac(seconds: float, limit_positions: int | None) -> None:
-    section(f"Win at Chess ({seconds} s a position)")
+def bench_wac(seconds: float, limit_positions: int | None, nodes: int | None = None,
+              compare: bool = False) -> None:
+    """Solved positions at ``seconds`` a position (or ``nodes``, the same on any machine);
+    ``compare``: with and without quiescence's checks, each position searched by both variants
+    one after the other, so that both see the same load on the machine."""
+    budget = f"{nodes:,} nodes" if nodes else f"{seconds} s"
+    section(f"Win at Chess ({budget} a position)")
     path = DATA / "wac.epd"
     if not path.exists():
         print(f"  {path} not found: skipped")
         return
     cases = read_epd(path)[:limit_positions]
     engine = Engine(64)
-    solved = 0
-    missed = []
-    start = time.perf_counter()
+    variants = {"quiescence checks": True, "captures only": False} if compare \
+        else {"engine": engine.quiet_checks}
+    solved = dict.fromkeys(variants, 0)
+    missed: dict[str, list[str]] = {name: [] for name in variants}
+    spent = dict.fromkeys(variants, 0.0)
     for fen, best, name in cases:
         game = Chess(fen)
         state = game.initial_state()
-        engine.clear()
-        found = engine.think(state, Limit(time=seconds))
-        assert found is not None
-        san = game.describe_move(state, found.move)
-        if san.rstrip("+#") in [b.rstrip("+#") for b in best]:
-            solved += 1
-        else:
-            missed.append(name)
-    print(f"  solved {solved} of {len(cases)} in {time.perf_counter() - start:.0f} s")
-    if missed:
-        print(f"  missed: {' '.join(missed)}")
+        for variant, checks in variants.items():
+            engine.clear()
+            engine.quiet_checks = checks
+            clock = time.process_time()
+            found = engine.think(state, Limit(nodes=nodes) if nodes else Limit(time=seconds))
+            spent[variant] += time.process_time() - clock
+            assert found is not None
+            san = game.describe_move(state, found.move)
+            if san.rstrip("+#") in [b.rstrip("+#") for b in best]:
+                solved[variant] += 1
+            else:
+                missed[variant].append(name)
+    for variant in variants:
+        label = "" if not compare else f"{variant}: "
+        print(f"  {label}solved {solved[variant]} of {len(cases)} "
+              f"({spent[variant]:.0f} s CPU)")
+        if missed[variant]:
+            print(f"    missed: {' '.join(missed[variant])}")
 
 
 # -- matches over UCI ------------------------------------------------------------------------------
@@ -270,6 +285,10 @@ def main() -> None:
     parser.add_argument("--search-nodes", type=int, default=1_000_000)
     parser.add_argument("--wac-time", type=float, default=1.0)
     parser.add_argument("--wac-positions", type=int, default=None)
+    parser.add_argument("--wac-nodes", type=int, default=None,
+                        help="a node budget a position instead of --wac-time")
+    parser.add_argument("--wac-compare", action="store_true",
+                        help="WAC with and without quiescence's checks, side by side")
     parser.add_argument("--games", type=int, default=20, help="games against sunfish")
     parser.add_argument("--move-time", type=float, default=0.5,
                         help="seconds a move in the sunfish match")
@@ -285,7 +304,7 @@ def main() -> None:
     if "search" in parts:
         bench_search(args.search_nodes)
     if "wac" in parts:
-        bench_wac(args.wac_time, args.wac_positions)
+        bench_wac(args.wac_time, args.wac_positions, args.wac_nodes, args.wac_compare)
     if "sunfish" in parts:
         bench_sunfish(args.games, args.move_time)
     if "ladder" in parts:

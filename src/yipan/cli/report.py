@@ -99,6 +99,13 @@ def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
     if extra.get("opponent_vcf"):
         write(f"{names[1 - game.to_move(state)]} threatens a VCF: "
               + " ".join(extra["opponent_vcf"]))
+    verdict = extra.get("tablebase")
+    if isinstance(verdict, dict) and verdict.get("table"):  # chess: an endgame table's word
+        moves, outcome = verdict.get("moves_to_mate"), verdict.get("outcome")
+        length = "" if moves is None else \
+            f", {'mate' if outcome == 'win' else 'mated'} in {moves} moves"
+        write(f"endgame table {verdict['table']}: {outcome} for "
+              f"{names[game.to_move(state)]}{length}")
     if extra.get("reason") and extra["reason"] != "search":
         write(f"found by: {extra['reason']}")
     if extra.get("best_moves"):  # MCTS engines: the most visited moves (Go)

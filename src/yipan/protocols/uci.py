@@ -8,7 +8,9 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
     setoption name N [value V]   Hash (MB), Threads (1), Move Overhead (ms), OwnBook,
                                  BookFile (a Polyglot .bin, read through python-chess),
                                  TablebasePath (yipan's endgame tables; default: their
-                                 usual folder)
+                                 usual folder), SyzygyPath (a folder of Syzygy tables,
+                                 probed through python-chess at the root; refused with an
+                                 info string when it holds none)
     position startpos|fen F [moves m1 m2 ...]
     go [wtime T btime T winc I binc I movestogo N movetime T depth D nodes N infinite]
                                  -> info lines, then bestmove (after "stop" when infinite)
@@ -17,7 +19,7 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
 
 The search runs in a thread of its own; ``stop`` sets the event its limit polls, which the
 engine's watcher turns into the kernel's stop flag within a millisecond. ``info`` lines give
-``depth seldepth score cp|mate nodes nps time pv`` per finished depth. Anything the engine
+``depth seldepth score cp|mate nodes nps tbhits time pv`` per finished depth. Anything the engine
 cannot act on (an unknown command, a bad FEN, an illegal move in a move list, a number out of
 range) is ignored as UCI asks, with at most one short ``info string`` saying why; it never
 ends the loop.
@@ -72,6 +74,7 @@ OPTIONS = (
     Option("OwnBook", "check", "false"),
     Option("BookFile", "string", ""),
     Option("TablebasePath", "string", ""),
+    Option("SyzygyPath", "string", ""),
 )
 
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes",
@@ -198,6 +201,14 @@ class UciEngine:
             self.ready.wait()
             empty = value in ("", "<empty>")
             self.engine.tables = tablebase() if empty else Tablebase(Path(value))
+        elif name == "syzygypath":
+            from ..games.chess.syzygy import Syzygy
+
+            self.stop_search()
+            self.ready.wait()
+            empty = value in ("", "<empty>")
+            self.engine.syzygy = None  # a folder refused leaves none in use
+            self.engine.syzygy = None if empty else Syzygy(value)
         else:
             raise ValueError(f"no option {quote(name, 30)}")
 
@@ -322,6 +333,7 @@ class UciEngine:
                         f"info depth {iteration.depth} seldepth {iteration.seldepth} "
                         f"score {uci_score(iteration.score)} nodes {iteration.nodes} "
                         f"nps {iteration.nodes_per_second} "
+                        f"tbhits {iteration.tablebase_hits} "
                         f"hashfull {self._hashfull()} "
                         f"time {int(iteration.seconds * 1000)} "
                         f"pv {' '.join(game.format_move(m) for m in iteration.pv)}")

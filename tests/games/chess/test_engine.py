@@ -72,3 +72,18 @@ def test_static_exchange_evaluation():
     game = Chess("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1")
     state = game.initial_state()  # Nxe5 loses the knight for a pawn
     assert static_exchange(to_row(state), game.parse_move(state, "Nxe5")) < 0
+
+
+def test_quiescence_checks_see_a_back_rank_mate_beyond_the_horizon():
+    # Qxa7 wins a knight but allows Re1 mate; at depth 1 the mate lies in the quiescence
+    # search, found only when its first ply tries quiet checks
+    game = Chess("4r1k1/n4ppp/8/8/8/Q7/5PPP/6K1 w - - 0 1")
+    state = game.initial_state()
+    engine = Engine(1, tables=None)
+    engine.quiet_checks = True
+    found = engine.think(state, Limit(depth=1))
+    assert game.describe_move(state, found.move) != "Qxa7" and found.score > 0
+    engine.clear()  # forget the first search's table
+    engine.quiet_checks = False
+    blind = engine.think(state, Limit(depth=1))
+    assert game.describe_move(state, blind.move) == "Qxa7"

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from yipan.cli.main import main
-from yipan.core import WIN, AnalysisRequest
+from yipan.core import WIN, AnalysisRequest, Limit
 from yipan.games.chess import Chess
-from yipan.games.chess.engine import Engine
+from yipan.games.chess.engine import Engine, table_score
 from yipan.games.chess.retrograde import ILLEGAL, decode
+from yipan.games.chess.search import MATE, MATE_BOUND
 from yipan.games.chess.tablebase import (
     DamagedTableError,
     Tablebase,
@@ -182,3 +183,106 @@ def test_a_uci_gui_gets_the_tables_mate(folder):
     uci.stop_search()
     assert any(" score mate 15 " in line for line in lines)
     assert lines[-1].startswith("bestmove a1b2")
+
+
+# -- the tables inside the search -----------------------------------------------------------------
+def _exact_by_tables(tables: Tablebase, board: chess.Board, plies: int) -> int | None:
+    """A referee for the search with tables: negamax over python-chess's moves for ``plies``
+    plies, each position of three pieces valued by the tables' own (Python) probe; None when
+    a line leaves both the tables and the horizon, unless a mate is known anyway."""
+    if len(board.piece_map()) <= 3:
+        return table_score(tables.probe(Chess(board.fen()).initial_state()).value)
+    if board.is_checkmate():
+        return -MATE
+    if board.is_stalemate():
+        return 0
+    if plies == 0:
+        return None
+    best, unknown = None, False
+    for move in board.legal_moves:
+        board.push(move)
+        child = _exact_by_tables(tables, board, plies - 1)
+        board.pop()
+        if child is None:
+            unknown = True
+            continue
+        score = -child
+        score += -1 if score > MATE_BOUND else 1 if score < -MATE_BOUND else 0
+        best = score if best is None else max(best, score)
+    if unknown and (best is None or best < MATE_BOUND):
+        return None  # the side to move may prefer a line the tables do not cover
+    return best
+
+
+def test_the_search_reaches_a_tables_exact_mate_from_outside_them(tables):
+    # KQ v KN, no table for it: Qf4+ forks king and knight, and after Qxa4 the KQK table
+    # knows the mate's length; a 3-ply referee over python-chess and the table agrees
+    fen = "8/8/8/8/n6k/8/3Q4/4K3 w - - 0 1"
+    state = Chess(fen).initial_state()
+    assert tables.probe(state) is None
+    expected = _exact_by_tables(tables, chess.Board(fen), 3)
+    assert expected is not None and expected > MATE_BOUND
+    with_tables = Engine(1, tables=tables).think(state, Limit(depth=4))
+    assert with_tables.score == expected  # mate in 17 plies
+    assert with_tables.tablebase_hits > 0 and with_tables.endgame_table is None
+    assert Chess(fen).format_move(with_tables.move) == "d2f4"
+    without = Engine(1, tables=None).think(state, Limit(depth=4))
+    assert abs(without.score) < MATE_BOUND and without.tablebase_hits == 0
+
+
+def _random_board(rng: random.Random, letters: str) -> chess.Board | None:
+    board = chess.Board(None)
+    for letter, square in zip(letters, rng.sample(range(64), len(letters)), strict=True):
+        board.set_piece_at(square, chess.Piece.from_symbol(letter))
+    board.turn = rng.random() < 0.5
+    if rng.random() < 0.5:
+        board = board.mirror()  # black the stronger side: the table is probed mirrored
+    if not board.is_valid() or board.is_game_over():
+        return None
+    return board
+
+
+def test_the_search_with_tables_agrees_with_them_on_random_positions(tables):
+    # the root searched (not answered from the tables): one ply, every child valued by the
+    # kernel's probe, must give the Python probe's value of the root
+    engine = Engine(1, tables=tables)
+    rng = random.Random(11)
+    checked = 0
+    for letters in ("KQk", "KRk", "KPk", "KNNk"):
+        found = 0
+        while found < 8:
+            board = _random_board(rng, letters)
+            if board is None:
+                continue
+            state = Chess(board.fen()).initial_state()
+            verdict = tables.probe(state)
+            iteration = engine.think(state, Limit(depth=1), root_tables=False)
+            assert iteration.score == table_score(verdict.value), board.fen()
+            found += 1
+        checked += found
+    assert checked == 32
+
+
+def test_analyze_prints_the_tables_verdict(tables, monkeypatch, capsys):
+    from yipan.games.chess import hooks
+
+    monkeypatch.setattr(hooks.shared_engine(), "tables", tables)
+    assert main(["analyze", "chess", "--fen", "8/8/8/4k3/8/8/8/KR6 b - - 0 1"]) == 0
+    out = capsys.readouterr().out
+    assert "endgame table KRK: loss for black, mated in 15 moves" in out
+    assert main(["analyze", "chess", "--fen", "8/8/8/3k4/8/8/8/1NN1K3 w - - 0 1"]) == 0
+    assert "endgame table KNNK: draw for white" in capsys.readouterr().out
+
+
+def test_the_engine_plays_the_mate_out_in_the_fewest_moves(tables):
+    # from outside the tables (KQ v KN) into KQK: both sides, searching 4 plies with the
+    # tables below the root, play the mate the search announced, no longer
+    game = Chess("8/8/8/8/n6k/8/3Q4/4K3 w - - 0 1")
+    state = game.initial_state()
+    engine = Engine(1, tables=tables)
+    announced = MATE - engine.think(state, Limit(depth=4)).score
+    plies = 0
+    while game.outcome(state) is None and plies < 40:
+        state = game.play_checked(state, engine.think(state, Limit(depth=4)).move)
+        plies += 1
+    assert game.termination(state) == "checkmate" and plies == announced == 17

@@ -37,14 +37,17 @@ from .search import (
     MAX_NODES,
     MAX_PLY,
     NODES,
+    QUIET_CHECKS,
     SELDEPTH,
     STOP,
+    TB_HITS,
     TT_HITS,
     Context,
     new_context,
     search,
 )
-from .tablebase import Tablebase, best_move, main_line, tablebase
+from .syzygy import Syzygy
+from .tablebase import Tablebase, best_move, empty_pack, main_line, tablebase
 
 DEFAULT_HASH_MB = 64
 ASPIRATION_WINDOW = 25  # centipawns either side of the last depth's score
@@ -66,6 +69,7 @@ class Iteration:
     seconds: float
     table_hits: int = 0
     endgame_table: str | None = None  # the endgame table that gave the answer, if one did
+    tablebase_hits: int = 0  # positions of the search the endgame tables valued
 
     @property
     def move(self) -> int:
@@ -143,21 +147,47 @@ def table_score(value: int) -> int:
 
 class Engine:
     """One search memory (table, killers, history) reused from move to move, and the
-    endgame tables (``tables``; default: ``tablebase.default_folder()``, None for none)
-    consulted before any search: where one covers the root, its move and distance to mate
-    are the answer."""
+    endgame tables (``tables``; default: ``tablebase.default_folder()``, None for none):
+    consulted before any search (where one covers the root, its move and distance to mate
+    are the answer) and probed by the search kernel at every node they cover (packed into
+    the kernel's context before the first search with them)."""
 
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB,
                  tables: Tablebase | None | str = "default") -> None:
         self.hash_mb = hash_mb
         self.ctx: Context = new_context(hash_mb)
         self.game = Chess()
-        self.tables: Tablebase | None = tablebase() if isinstance(tables, str) else tables
+        self._tables: Tablebase | None = tablebase() if isinstance(tables, str) else tables
+        self._packed_for: Tablebase | None = None
+        self.syzygy: Syzygy | None = None  # a user's Syzygy files, asked after our tables
+        # quiescence's first ply may try quiet checks (search.py): off, as measured side by
+        # side on WAC (benchmarks/chess.py --wac-compare): +3 positions at 300,000 nodes
+        # each, -4 at 1,000,000, -1 at 1 s on a loaded machine
+        self.quiet_checks = False
+
+    @property
+    def tables(self) -> Tablebase | None:
+        return self._tables
+
+    @tables.setter
+    def tables(self, tables: Tablebase | None) -> None:
+        self._tables = tables
+        self._packed_for = None
+
+    def _pack_tables(self) -> None:
+        """Give the kernel the endgame tables (when they changed since the last search)."""
+        if self._packed_for is self._tables and self._packed_for is not None:
+            return
+        packed = empty_pack() if self._tables is None else self._tables.packed()
+        self.ctx = self.ctx._replace(tb_values=packed.values, tb_lookup=packed.lookup,
+                                     tb_info=packed.info)
+        self._packed_for = self._tables
 
     def resize(self, hash_mb: int) -> None:
         if hash_mb != self.hash_mb:
             self.hash_mb = hash_mb
             self.ctx = new_context(hash_mb)
+            self._packed_for = None
 
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
@@ -170,6 +200,7 @@ class Engine:
         return (self.ctx.table_keys.nbytes + self.ctx.table_entries.nbytes) / (1 << 20)
 
     def _load(self, state: Position, nodes: int | None) -> None:
+        self._pack_tables()
         ctx = self.ctx
         ctx.stack[0, :] = to_row(state)
         history = state.history[-MAX_HISTORY:]
@@ -179,15 +210,20 @@ class Engine:
         control[NODES] = 0
         control[STOP] = 0
         control[TT_HITS] = 0
+        control[TB_HITS] = 0
+        control[QUIET_CHECKS] = 1 if self.quiet_checks else 0
         control[MAX_NODES] = UNLIMITED_NODES if nodes is None else max(1, nodes)
         control[GENERATION] += 1
         ctx.killers.fill(0)
         np.floor_divide(ctx.history, 8, out=ctx.history)  # old counts fade
 
     def iterate(self, state: Position, limit: Limit | None = None, *,
-                soft_time: float | None = None) -> Iterator[Iteration]:
+                soft_time: float | None = None, root_tables: bool = True
+                ) -> Iterator[Iteration]:
         """One Iteration per finished depth, until the limit (depth, nodes, time: a hard
-        deadline; ``soft_time``: no new depth starts after it) or a stop.
+        deadline; ``soft_time``: no new depth starts after it) or a stop. With
+        ``root_tables`` off the root is searched even where an endgame table covers it (the
+        tables still value the positions below it).
 
         The first depth always finishes (time and stop count from the second on; only a node
         budget smaller than it cuts it short), so a move is known."""
@@ -195,8 +231,10 @@ class Engine:
         if not legal_moves_of(state):
             return
         start = time.perf_counter()
-        if self.tables is not None:
-            known = self._from_tables(state, start)
+        if root_tables:
+            known = self._from_tables(state, start) if self.tables is not None else None
+            if known is None and self.syzygy is not None:
+                known = self._from_syzygy(state, start)
             if known is not None:
                 yield known
                 return
@@ -261,6 +299,16 @@ class Engine:
                          pv=tuple(line), nodes=0, seconds=time.perf_counter() - start,
                          endgame_table=verdict.table)
 
+    def _from_syzygy(self, state: Position, start: float) -> Iteration | None:
+        """The Syzygy tables' move for the root, when they cover it and its moves."""
+        assert self.syzygy is not None
+        answer = self.syzygy.root(state)
+        if answer is None:
+            return None
+        return Iteration(depth=1, seldepth=1, score=answer.score, pv=(answer.move,), nodes=0,
+                         seconds=time.perf_counter() - start,
+                         endgame_table=f"syzygy {answer.table}")
+
     def _iteration(self, depth: int, score: int, start: float) -> Iteration:
         ctx = self.ctx
         length = int(ctx.pv_length[0])
@@ -270,7 +318,8 @@ class Engine:
         return Iteration(depth=depth, seldepth=int(ctx.control[SELDEPTH]), score=score, pv=pv,
                          nodes=int(ctx.control[NODES]),
                          seconds=time.perf_counter() - start,
-                         table_hits=int(ctx.control[TT_HITS]))
+                         table_hits=int(ctx.control[TT_HITS]),
+                         tablebase_hits=int(ctx.control[TB_HITS]))
 
     def _partial(self, depth: int, start: float) -> Iteration | None:
         """A depth cut short whose search had already raised the root's best move: that
@@ -286,14 +335,17 @@ class Engine:
         return Iteration(depth=depth - 1, seldepth=int(ctx.control[SELDEPTH]),
                          score=int(ctx.control[BEST_SCORE]), pv=pv,
                          nodes=int(ctx.control[NODES]), seconds=time.perf_counter() - start,
-                         table_hits=int(ctx.control[TT_HITS]))
+                         table_hits=int(ctx.control[TT_HITS]),
+                         tablebase_hits=int(ctx.control[TB_HITS]))
 
     def think(self, state: Position, limit: Limit | None = None, *,
               soft_time: float | None = None,
-              on_iteration: Callable[[Iteration], None] | None = None) -> Iteration | None:
+              on_iteration: Callable[[Iteration], None] | None = None,
+              root_tables: bool = True) -> Iteration | None:
         """The last Iteration within the limit (None when the position has no move)."""
         last = None
-        for iteration in self.iterate(state, limit, soft_time=soft_time):
+        for iteration in self.iterate(state, limit, soft_time=soft_time,
+                                      root_tables=root_tables):
             last = iteration
             if on_iteration is not None:
                 on_iteration(iteration)

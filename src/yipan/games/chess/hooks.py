@@ -8,10 +8,16 @@ endgame table's verdict when one covers the position: ``{"table": "KRK", "outcom
 "moves_to_mate": 12}``; the answer is then exact).
 ``solve`` searches for a forced mate (default 10 s): a mate found is reported with its
 distance; otherwise it says none was found (chess itself is not solved here).
+
+``--syzygy PATH`` (``play``, ``analyze``, ``solve``) names a folder of Syzygy tables the engine
+consults at the root after yipan's own (``syzygy``); a folder without any is refused. Syzygy
+proves a win without its length: such an answer is not marked exact (its ``tablebase``
+verdict says "win"); its draws (the fifty-move rule's included) are.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -20,10 +26,12 @@ import chess.pgn
 import numpy as np
 
 from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks, Limit
+from ...core.hooks import CommandOption
 from . import board as kernel
 from .engine import Engine, Iteration, mate_in_plies
-from .player import make_ai, search_result
+from .player import ChessPlayer, make_ai, search_result
 from .rules import Chess, Position, legal_moves_of, to_row
+from .syzygy import Syzygy
 
 DEFAULT_ANALYZE_SECONDS = 2.0
 DEFAULT_SOLVE_SECONDS = 10.0
@@ -36,6 +44,33 @@ def shared_engine() -> Engine:
     return Engine(ANALYSIS_HASH_MB)
 
 
+OPTIONS = (
+    CommandOption("syzygy", "a folder of Syzygy endgame tables (.rtbw/.rtbz) to consult at "
+                  "the root, after yipan's own tables", commands=("play", "analyze", "solve"),
+                  kind=str),
+)
+_chosen: dict[str, Syzygy | None] = {"play": None}  # the folder ``start`` opened for play
+
+
+@lru_cache(maxsize=4)
+def open_syzygy(folder: str) -> Syzygy:
+    """A Syzygy folder opened once in a process (refused, one line, when it holds none)."""
+    return Syzygy(folder)
+
+
+def start(game: Chess, options: Mapping[str, Any]) -> None:
+    """Open ``--syzygy`` before anything is prepared (a bad folder is one line at once);
+    the AI that ``play`` makes next and the analyses consult it. Never moves the start."""
+    folder = options.get("syzygy")
+    _chosen["play"] = open_syzygy(folder) if folder else None
+    shared_engine().syzygy = _chosen["play"]
+
+
+def _syzygy_of(request: AnalysisRequest) -> Syzygy | None:
+    folder = request.options.get("syzygy")
+    return open_syzygy(folder) if folder else None
+
+
 def _limit(request: AnalysisRequest, default_seconds: float) -> Limit:
     limit = request.limit
     if limit is None or (limit.time is None and limit.nodes is None and limit.depth is None
@@ -44,9 +79,10 @@ def _limit(request: AnalysisRequest, default_seconds: float) -> Limit:
     return limit
 
 
-def _think(state: Position, limit: Limit) -> Iteration:
+def _think(state: Position, limit: Limit, syzygy: Syzygy | None = None) -> Iteration:
     engine = shared_engine()
     engine.clear()
+    engine.syzygy = syzygy
     iteration = engine.think(state, limit)
     assert iteration is not None
     return iteration
@@ -55,7 +91,9 @@ def _think(state: Position, limit: Limit) -> Iteration:
 def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
             exact: bool = False) -> Analysis:
     mate = mate_in_plies(iteration.score)
-    exact = exact or iteration.endgame_table is not None
+    table = iteration.endgame_table
+    syzygy_win = table is not None and table.startswith("syzygy") and iteration.score != 0
+    exact = (exact or table is not None) and not syzygy_win
     verdict = None
     if iteration.endgame_table is not None:
         outcome = "win" if iteration.score > 0 else "loss" if iteration.score < 0 else "draw"
@@ -73,16 +111,23 @@ def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
 
 
 def analyze(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
-    iteration = _think(state, _limit(request, DEFAULT_ANALYZE_SECONDS))
-    engine = "yipan endgame tables" if iteration.endgame_table else "yipan chess engine"
-    return _report(game, state, iteration, engine)
+    iteration = _think(state, _limit(request, DEFAULT_ANALYZE_SECONDS), _syzygy_of(request))
+    return _report(game, state, iteration, _engine_name(iteration, "yipan chess engine"))
+
+
+def _engine_name(iteration: Iteration, searched: str) -> str:
+    table = iteration.endgame_table
+    if table is None:
+        return searched
+    return "Syzygy tables (python-chess)" if table.startswith("syzygy") \
+        else "yipan endgame tables"
 
 
 def solve(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
     limit = _limit(request, DEFAULT_SOLVE_SECONDS)
-    iteration = _think(state, limit)
+    iteration = _think(state, limit, _syzygy_of(request))
     if iteration.endgame_table is not None:
-        return _report(game, state, iteration, "yipan endgame tables", exact=True)
+        return _report(game, state, iteration, _engine_name(iteration, ""), exact=True)
     if mate_in_plies(iteration.score) is None:
         raise CapabilityError(
             f"chess: no forced mate found (searched {iteration.depth} plies); "
@@ -140,5 +185,12 @@ def prepare(game: Chess | None = None) -> None:
     shared_engine().warm_up()
 
 
-HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, prepare=prepare,
-                  perft=perft, export=export)
+def _make_ai(game: Chess, level: str, rng: Any, time: float | None) -> ChessPlayer:
+    """The engine as the AI, consulting the Syzygy folder ``start`` opened (if any)."""
+    player = make_ai(game, level, rng, time)
+    player.engine.syzygy = _chosen["play"]
+    return player
+
+
+HOOKS = GameHooks(make_ai=_make_ai, analyze=analyze, solve=solve, prepare=prepare,
+                  perft=perft, export=export, options=OPTIONS, start=start)

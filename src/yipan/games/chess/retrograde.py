@@ -30,6 +30,18 @@ The build, as the classic retrograde algorithm (Thompson, Stiller):
 
 The fifty-move rule is not counted (distance to mate, as the classic tables); castling and
 en passant never occur in them (at most one pawn a table).
+
+The search probes the tables from numba (``probe``), packed by ``tablebase.pack``::
+
+    lookup[material_key(row)]   the signature covering that material, or -1
+    info[signature]             INFO_OFFSET    where its entries start in ``values``
+                                INFO_PIECES    n, its pieces
+                                INFO_MIRROR    1: the table is built with the colours the
+                                               other way round (squares s ^ 56, side 1 - side)
+                                INFO_KINDS + i, INFO_COLOURS + i
+                                               the kind of table slot i and its colour on the
+                                               board probed (two alike: the lower square first)
+    values                      every packed table's entries, one after another
 """
 
 from __future__ import annotations
@@ -37,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import lowest_square
+from .bits import lowest_square, popcount
 from .board import (
     BLACK,
     CASTLING,
@@ -300,3 +312,61 @@ def propagate(count: int, kinds: np.ndarray, colours: np.ndarray, values: np.nda
         if values[index] == UNKNOWN:
             values[index] = 0
     return ply
+
+
+# -- probing from the search (module docstring) -------------------------------------------------
+INFO_OFFSET, INFO_PIECES, INFO_MIRROR, INFO_KINDS, INFO_COLOURS = 0, 1, 2, 3, 3 + MAX_PIECES
+INFO_SIZE = 3 + 2 * MAX_PIECES
+MATERIAL_KEYS = 3 ** 10  # 0 to 2 pieces of each kind but the king, of each colour
+
+
+def material_key_of(white: str, black: str) -> int:
+    """``material_key`` of a side's letters (``"KR"``, ``"K"``), as the kernel computes it."""
+    key = 0
+    for side in (white, black):
+        for letter in "PNBRQ":  # PAWN..QUEEN
+            key = key * 3 + side.count(letter)
+    return key
+
+
+@njit(cache=True)
+def material_key(row: np.ndarray) -> int:
+    """A number for the pieces on the board (how many of each kind and colour, kings aside),
+    -1 when some kind has three or more."""
+    key = 0
+    for colour in range(2):
+        own = row[WHITE + colour]
+        for kind in range(PAWN, KING):
+            count = popcount(row[kind] & own)
+            if count > 2:
+                return -1
+            key = key * 3 + count
+    return key
+
+
+@njit(cache=True)
+def probe(row: np.ndarray, values: np.ndarray, lookup: np.ndarray, info: np.ndarray) -> int:
+    """The packed tables' value for the side to move (the layout above), UNKNOWN when none
+    covers the position (other material, castling rights, an en-passant square)."""
+    if row[CASTLING] != 0 or row[EP] != NO_SQUARE:
+        return UNKNOWN
+    key = material_key(row)
+    if key < 0:
+        return UNKNOWN
+    signature = lookup[key]
+    if signature < 0:
+        return UNKNOWN
+    count = info[signature, INFO_PIECES]
+    mirror = info[signature, INFO_MIRROR]
+    flip = 56 if mirror else 0
+    index = row[SIDE] ^ mirror
+    taken = 0
+    for slot in range(count):
+        bits = row[info[signature, INFO_KINDS + slot]] \
+            & row[WHITE + info[signature, INFO_COLOURS + slot]] & ~taken
+        if bits == 0:
+            return UNKNOWN
+        bit = bits & -bits
+        taken |= bit
+        index = (index << 6) | (lowest_square(bit) ^ flip)
+    return values[info[signature, INFO_OFFSET] + index]

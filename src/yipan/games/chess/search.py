@@ -9,10 +9,18 @@
 
 At ``depth <= 0`` it is the quiescence search: the side to move may stand pat on the static
 evaluation or try captures and queen promotions whose static exchange (SEE) does not lose
-material; in check, every evasion. Above it, in order:
+material; in check, every evasion. At its first ply (``depth == 0``; the later ones are
+searched at -1) it also tries the quiet moves that give check directly and do not hang the
+piece (SEE), when ``control[QUIET_CHECKS]`` is on (the engine leaves it off: on Win-at-Chess
+it found the short mates and forks a capture-only horizon misses at small node budgets, and
+cost more than it gained at larger ones). Above it, in order:
 
 - draws by the fifty-move rule, repetition (once within the search is enough) and
   insufficient material; mate-distance pruning;
+- the endgame tables (``ctx.tb_values``, ``tb_lookup``, ``tb_info``: ``retrograde.probe``),
+  below the root, in the main search and the quiescence search alike: a position they cover
+  returns its exact value (a mate in d plies at ply p is ``MATE - p - d``, a draw 0), so
+  mates are played out in the fewest moves (the tables ignore the fifty-move rule);
 - the transposition table (``ctx.table``, one 64-bit key and one 64-bit entry a slot,
   replaced when deeper or from an older search); its move is tried first;
 - a check extension (a side in check searches one ply deeper);
@@ -43,6 +51,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from .bits import lowest_square, popcount
 from .board import (
     BISHOP,
     BLACK,
@@ -72,6 +81,7 @@ from .board import (
     rook_attacks,
 )
 from .evaluation import SEE_VALUE, evaluate
+from .retrograde import ILLEGAL, INFO_SIZE, MATERIAL_KEYS, MAX_PIECES, UNKNOWN, probe
 
 MATE = 30_000
 MATE_BOUND = MATE - 1_000  # scores beyond are mates
@@ -81,7 +91,7 @@ MAX_HISTORY = 1_024  # game positions remembered for repetitions (since the last
 
 # control: counters and switches shared with the driver
 NODES, MAX_NODES, STOP, SELDEPTH, HISTORY_LENGTH, BEST_MOVE, BEST_SCORE, TT_HITS, \
-    GENERATION, ROOT_MOVES_SEARCHED = range(10)
+    GENERATION, ROOT_MOVES_SEARCHED, TB_HITS, QUIET_CHECKS = range(12)
 CONTROL_SIZE = 16
 
 # table entry bits: move 0-16, score + 32768 in 17-32, depth 33-39, bound 40-41, age 42-49
@@ -102,6 +112,7 @@ DELTA_MARGIN = 200  # quiescence: a capture that cannot lift the score to alpha 
 Context = namedtuple("Context", [
     "stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers", "history",
     "pv", "pv_length", "path_keys", "control", "scratch", "reductions",
+    "tb_values", "tb_lookup", "tb_info", "check_squares",
 ])
 
 
@@ -133,6 +144,10 @@ def new_context(table_megabytes: int) -> Context:
         control=np.zeros(CONTROL_SIZE, dtype=np.int64),
         scratch=np.zeros(64, dtype=np.int64),
         reductions=_reduction_table(),
+        tb_values=np.zeros(1, dtype=np.int16),
+        tb_lookup=np.full(MATERIAL_KEYS, -1, dtype=np.int64),
+        tb_info=np.zeros((0, INFO_SIZE), dtype=np.int64),
+        check_squares=np.zeros((MAX_PLY + 2, 6), dtype=np.int64),
     )
 
 
@@ -301,6 +316,23 @@ def _is_repetition(ctx: Context, ply: int) -> bool:
     return False
 
 
+@njit(cache=True)
+def _check_squares(position: np.ndarray, out: np.ndarray) -> None:
+    """``out[kind]``: the squares from which a piece of that kind of the side to move would
+    attack the enemy king (direct checks; discovered ones are not looked for)."""
+    them = 1 - position[SIDE]
+    king = lowest_square(position[KING] & position[WHITE + them])
+    occupied = position[WHITE] | position[BLACK]
+    diagonal = bishop_attacks(king, occupied)
+    straight = rook_attacks(king, occupied)
+    out[PAWN] = PAWN_ATTACKS[them, king]
+    out[KNIGHT] = KNIGHT_ATTACKS[king]
+    out[BISHOP] = diagonal
+    out[ROOK] = straight
+    out[QUEEN] = diagonal | straight
+    out[KING] = 0
+
+
 # -- the search ------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
@@ -338,6 +370,15 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
         beta = min(beta, MATE - ply - 1)
         if alpha >= beta:
             return alpha
+        if ctx.tb_info.shape[0] > 0 and popcount(position[WHITE] | position[BLACK]) <= MAX_PIECES:
+            value = probe(position, ctx.tb_values, ctx.tb_lookup, ctx.tb_info)
+            if value != UNKNOWN and value != ILLEGAL:
+                control[TB_HITS] += 1
+                if value > 0:  # mate in value plies from here
+                    return MATE - ply - value
+                if value < 0:  # mated in -value - 1 plies
+                    return -MATE + ply - value - 1
+                return 0
     if ply >= MAX_PLY:
         return evaluate(position, ctx.scratch)
     if in_check and not quiescence:
@@ -386,7 +427,10 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
             if score >= beta:
                 return beta if score > MATE_BOUND else score
 
-    count = generate(position, ctx.moves[ply], False, quiescence)
+    quiet_checks = quiescence and depth == 0 and not in_check and control[QUIET_CHECKS] != 0
+    count = generate(position, ctx.moves[ply], False, quiescence and not quiet_checks)
+    if quiet_checks:
+        _check_squares(position, ctx.check_squares[ply])
     _order(ctx, ply, count, table_move, quiescence)
     original_alpha = alpha
     best_move = 0
@@ -400,11 +444,16 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
         quiet = not capture and (move >> 12) & 7 == 0
         if quiescence and not in_check:
             if ctx.keys_of_moves[ply, index] < GOOD_CAPTURE_KEY // 2:
-                break  # the rest lose material by SEE
-            victim = piece_on(position, target)
-            gain = SEE_VALUE[victim] if victim >= 0 else SEE_VALUE[PAWN]
-            if (move >> 12) & 7 == 0 and static + gain + DELTA_MARGIN <= alpha:
-                continue  # delta pruning: even winning the piece is not enough
+                if not quiet_checks or ctx.keys_of_moves[ply, index] < 0:
+                    break  # the rest lose material by SEE
+                if not quiet or not ctx.check_squares[ply, piece_on(position, move & 63)] \
+                        & SQUARE_BIT[target] or see(position, move, ctx.scratch) < 0:
+                    continue  # a quiet move that does not check, or hangs the piece
+            else:
+                victim = piece_on(position, target)
+                gain = SEE_VALUE[victim] if victim >= 0 else SEE_VALUE[PAWN]
+                if (move >> 12) & 7 == 0 and static + gain + DELTA_MARGIN <= alpha:
+                    continue  # delta pruning: even winning the piece is not enough
         make_move(position, child, move)
         gives_check = checkers_of(child) != 0
         if not quiescence and not pv_node and not in_check and quiet and not gives_check \
@@ -415,7 +464,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
                 continue  # late move pruning
         searched += 1
         if quiescence:
-            score = -search(ctx, ply + 1, np.int64(0), -beta, -alpha, YES)
+            score = -search(ctx, ply + 1, np.int64(-1), -beta, -alpha, YES)
         elif searched == 1:
             score = -search(ctx, ply + 1, depth - 1, -beta, -alpha, YES)
         else:

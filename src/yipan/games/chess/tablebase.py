@@ -348,12 +348,98 @@ class Verdict:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """Tables packed for the search kernel (``retrograde.probe``: the layout is drawn in
+    retrograde's docstring); ``names`` the tables packed."""
+
+    values: np.ndarray
+    lookup: np.ndarray
+    info: np.ndarray
+    names: tuple[str, ...]
+
+
+def empty_pack() -> Packed:
+    return Packed(np.zeros(1, dtype=np.int16),
+                  np.full(retrograde.MATERIAL_KEYS, -1, dtype=np.int64),
+                  np.zeros((0, retrograde.INFO_SIZE), dtype=np.int64), ())
+
+
+def pack(tables: list[Table]) -> Packed:
+    """The tables, one after another in one array, each registered for its material and,
+    when not the same, the colours swapped (probed mirrored)."""
+    if not tables:
+        return empty_pack()
+    values = np.concatenate([table.values for table in tables])
+    lookup = np.full(retrograde.MATERIAL_KEYS, -1, dtype=np.int64)
+    rows: list[list[int]] = []
+    offset = 0
+    for table in tables:
+        material = table.material
+        kinds, colours = material.kinds_and_colours()
+        for mirror in (0, 1):
+            seen = material.mirrored() if mirror else material
+            key = retrograde.material_key_of(seen.white, seen.black)
+            if lookup[key] >= 0:
+                continue  # symmetric material (KQKQ): one registration
+            row = [0] * retrograde.INFO_SIZE
+            row[retrograde.INFO_OFFSET] = offset
+            row[retrograde.INFO_PIECES] = material.pieces
+            row[retrograde.INFO_MIRROR] = mirror
+            for slot in range(material.pieces):
+                row[retrograde.INFO_KINDS + slot] = int(kinds[slot])
+                row[retrograde.INFO_COLOURS + slot] = int(colours[slot]) ^ mirror
+            lookup[key] = len(rows)
+            rows.append(row)
+        offset += table.values.shape[0]
+    return Packed(values, lookup, np.array(rows, dtype=np.int64),
+                  tuple(table.material.name for table in tables))
+
+
+DEFAULT_PACK_MB = 512  # tables the search probes at most: every 3-piece one, seven 4-piece
+
+
 class Tablebase:
     """The tables of one folder, loaded when first needed."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = default_folder() if folder is None else Path(folder)
         self._tables: dict[str, Table | None] = {}
+        self._packed: Packed | None = None
+
+    def packed(self, megabytes: int = DEFAULT_PACK_MB) -> Packed:
+        """The folder's tables for the search kernel (loaded and packed once): the smaller
+        first, up to ``megabytes`` (a 3-piece table takes 1 MB, a 4-piece one 64 MB). The
+        tables loaded become views of the packed array, so memory is not held twice."""
+        if self._packed is not None:
+            return self._packed
+        names = []
+        if self.folder.is_dir():
+            for path in self.folder.glob(f"*{SUFFIX}"):
+                try:
+                    material = parse_signature(path.stem)
+                except TablebaseError:
+                    continue
+                if material.canonical()[0].name == path.stem == material.name:
+                    names.append((material.pieces, material.name))
+        chosen: list[Table] = []
+        budget = megabytes * (1 << 20)
+        for _, name in sorted(names):
+            size = 2 * 2 * 64 ** parse_signature(name).pieces
+            table = self.table(name) if size <= budget else None
+            if table is not None:
+                chosen.append(table)
+                budget -= size
+        packed = pack(chosen)
+        offset = 0
+        for table in chosen:  # the loaded tables become views of the packed array
+            size = table.values.shape[0]
+            self._tables[table.material.name] = Table(
+                table.material, packed.values[offset:offset + size], table.longest_mate_plies,
+                table.seconds)
+            offset += size
+        self._packed = packed
+        return packed
 
     def table(self, name: str) -> Table | None:
         if name not in self._tables:
