@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ...native import drop_stale_cache
 
-KERNEL_MODULES = ("board.py", "evaluation.py")
+KERNEL_MODULES = ("board.py", "evaluation.py", "search.py")
 drop_stale_cache(Path(__file__).parent, KERNEL_MODULES)  # before any kernel module is imported
 
 from .rules import Position, Xiangqi  # noqa: E402 - after the cache guard
