@@ -92,7 +92,7 @@ def position_from_fen(fen: str) -> Position:
     kernel.finish_setup(row)
     for colour in (0, 1):
         king = row[kernel.KINGS + colour]
-        if king not in kernel.KING_TO[colour, :, :].ravel() and not _in_palace(colour, king):
+        if not _in_palace(colour, king):
             raise GameOptionError(f"bad FEN: the {('red', 'black')[colour]} general is "
                                   "outside its palace")
     if kernel.attacked(row, row[kernel.KINGS + 1 - side], side):
