@@ -139,9 +139,8 @@ def evaluate(position: np.ndarray) -> int:
             score += sign * HORSE_MOBILITY * free
             if (square // 9 >= 5) == (colour == 0):
                 attackers[colour] += 1
-        elif kind == CANNON:
-            if (square // 9 >= 5) == (colour == 0):
-                attackers[colour] += 1
+        elif kind == CANNON and (square // 9 >= 5) == (colour == 0):
+            attackers[colour] += 1
     for colour in range(2):
         sign = 1 - 2 * colour
         enemy = 1 - colour

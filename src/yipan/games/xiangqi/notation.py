@@ -209,7 +209,7 @@ def _read_traditional(text: str) -> tuple[int, str, int | None, str, int] | None
         return WXF_KINDS[letter], where, None, OPERATIONS[operation], int(number)
     if len(written) != 4:
         return None
-    first, second, operation, last = written
+    first, second, operation, last = written[0], written[1], written[2], written[3]
     if operation not in ("进", "進", "退", "平"):
         return None
     number = _digit(last)

@@ -205,7 +205,7 @@ def _has_attackers(position: np.ndarray) -> bool:
     own = position[SIDE] * 8
     for square in range(SQUARES):
         piece = position[square] - own
-        if piece == ROOK or piece == HORSE or piece == CANNON:  # noqa: PLR1714
+        if piece == ROOK or piece == HORSE or piece == CANNON:  # noqa: SIM109 - kernel code
             return True
     return False
 
@@ -347,9 +347,8 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
         target = (move >> 7) & 127
         victim = position[target]
         quiet = victim == 0
-        if quiescence and not checked:
-            if static + ORDER_VALUE[victim] + DELTA_MARGIN <= alpha:
-                continue  # delta pruning: even winning the piece is not enough
+        if quiescence and not checked and static + ORDER_VALUE[victim] + DELTA_MARGIN <= alpha:
+            continue  # delta pruning: even winning the piece is not enough
         make_move(position, child, move)
         gives_check = in_check(child)
         if not quiescence and not pv_node and not checked and quiet and not gives_check \
