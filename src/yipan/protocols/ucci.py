@@ -13,7 +13,8 @@ BHGUI). A GUI sends one command a line::
     go [ponder|draw] [depth D|depth infinite|nodes N|time T [movestogo M|increment I]
        [opptime ...]]            -> info lines, then bestmove M [ponder P] [draw]
                                  (nobestmove when there is no legal move)
-    ponderhit [draw]             the pondered search goes on under the clock it was given
+    ponderhit [draw]             the pondered search goes on under the clock ``go ponder``
+                                 gave (its share of the time left), then answers
     stop                         the search ends at once and answers bestmove
     probe F [moves ...]          ignored (no tables)
     quit                         -> bye
@@ -55,6 +56,7 @@ class UcciEngine(UciEngine):
         super().__init__(write, hash_mb=hash_mb, variant="xiangqi", coordinates="iccs")
         self.milliseconds = False
         self.banned: tuple[int, ...] = ()
+        self.pondering: dict[str, int] | None = None  # the clock of a ``go ponder``
 
     def handle(self, line: str) -> bool:
         words = line[:MAX_LINE].split()
@@ -121,6 +123,7 @@ class UcciEngine(UciEngine):
     def go_ucci(self, arguments: list[str]) -> None:
         self.stop_search()
         numbers, infinite, draw_offered = self._read_ucci_go(arguments)
+        self.pondering = numbers if "ponder" in (word.lower() for word in arguments) else None
         self.ready.wait()
         self.stop_event = threading.Event()
         self.search_thread = threading.Thread(
@@ -155,8 +158,23 @@ class UcciEngine(UciEngine):
         return numbers, infinite, draw
 
     def ponderhit(self, _arguments: list[str]) -> None:
-        """Pondering searches until stop; a ponderhit is taken as stop (answer now)."""
-        self.stop_search()
+        """The opponent played the move pondered on: the search goes on for this move's
+        share of the clock ``go ponder`` gave (without a clock it answers now)."""
+        numbers, self.pondering = self.pondering, None
+        if numbers is None or self.search_thread is None:
+            return
+        from ..games.xiangqi.engine import Clock, budget
+
+        if "time" not in numbers:
+            self.stop_event.set()
+            return
+        clock = Clock(time_left=numbers["time"] / 1000,
+                      increment=numbers.get("increment", 0) / 1000,
+                      moves_to_go=numbers.get("movestogo") or None)
+        _, hard = budget(clock, self.overhead_ms / 1000)
+        timer = threading.Timer(hard or 0.0, self.stop_event.set)
+        timer.daemon = True
+        timer.start()
 
     def quit_ucci(self, _arguments: list[str]) -> bool:
         self.stop_search()
