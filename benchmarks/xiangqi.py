@@ -10,7 +10,9 @@ Prints:
    protocol in Python at depth 4, as a ratio;
 2. search: nodes a second of the engine under a fixed node budget on a few positions (the
    start and common openings), CPU time;
-3. a ladder against Fairy-Stockfish (``$FAIRY_STOCKFISH``, or ``fairy-stockfish`` on PATH or
+3. self-play: the engine with its evaluation's weights against itself with a term left out or
+   doubled (mobility; king safety), at a fixed node budget a move: how the weights were set;
+4. a ladder against Fairy-Stockfish (``$FAIRY_STOCKFISH``, or ``fairy-stockfish`` on PATH or
    in /usr/games: Debian's package), ``UCI_Variant xiangqi`` and its ``Skill Level``: both
    engines driven over UCI as a GUI drives them (yipan as ``yipan uci --variant xiangqi``),
    each opening played twice with the colours swapped, at a fixed time a move; the games are
@@ -34,12 +36,15 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from yipan.core import Limit  # noqa: E402
 from yipan.games.xiangqi import Xiangqi  # noqa: E402
 from yipan.games.xiangqi.engine import Engine  # noqa: E402
+from yipan.games.xiangqi.evaluation import DEFAULT_WEIGHTS, WEIGHT_NAMES  # noqa: E402
 from yipan.games.xiangqi.hooks import perft, prepare  # noqa: E402
 from yipan.search.perft import perft as generic_perft  # noqa: E402
 
@@ -109,7 +114,65 @@ def bench_search(nodes: int) -> None:
     print(f"  overall: {total_nodes / total_seconds:,.0f} nodes/s")
 
 
-# -- 3. the ladder ---------------------------------------------------------------------------
+# -- 3. self-play: the evaluation's weights ----------------------------------------------------
+SELFPLAY_VARIANTS = {  # name: (weight indices, factor)
+    "no mobility": ((0, 1), 0.0), "double mobility": ((0, 1), 2.0),
+    "no king safety": ((2, 3), 0.0), "double king safety": ((2, 3), 2.0),
+}
+
+
+def selfplay_game(red: Engine, black: Engine, opening: str, nodes: int) -> float:
+    """Red's points in one game between two engines at a fixed node budget a move."""
+    game = Xiangqi()
+    state = game.initial_state()
+    for text in opening.split():
+        state = game.play(state, game.parse_move(state, text))
+    red.clear()
+    black.clear()
+    agree, last_sign = 0, True
+    for _ in range(MAX_GAME_PLIES):
+        outcome = game.outcome(state)
+        if outcome is not None:
+            return 0.5 if outcome.winner is None else 1.0 if outcome.winner == 0 else 0.0
+        found = (red if state.turn == 0 else black).think(state, Limit(nodes=nodes))
+        assert found is not None
+        red_score = found.score if state.turn == 0 else -found.score
+        sign = red_score > 0
+        if abs(red_score) >= ADJUDICATE_CP:
+            agree = agree + 1 if agree and sign == last_sign else 1
+            last_sign = sign
+        else:
+            agree = 0
+        if agree >= ADJUDICATE_PLIES:
+            return 1.0 if last_sign else 0.0
+        state = game.play(state, found.move)
+    return 0.5
+
+
+def bench_selfplay(games: int, nodes: int) -> None:
+    section(f"self-play: the default weights against variants ({nodes:,} nodes a move, "
+            f"{games} games each, openings played with both colours)")
+    print("  default: " + ", ".join(f"{name} {weight}" for name, weight
+                                    in zip(WEIGHT_NAMES, DEFAULT_WEIGHTS, strict=True)))
+    ours = Engine(16)
+    for name, (indices, factor) in SELFPLAY_VARIANTS.items():
+        weights = DEFAULT_WEIGHTS.copy()
+        for index in indices:
+            weights[index] = int(round(weights[index] * factor))
+        theirs = Engine(16, weights=np.asarray(weights))
+        points = 0.0
+        start = time.process_time()
+        for number in range(games):
+            opening = OPENINGS[(number // 2) % len(OPENINGS)]
+            if number % 2 == 0:
+                points += selfplay_game(ours, theirs, opening, nodes)
+            else:
+                points += 1.0 - selfplay_game(theirs, ours, opening, nodes)
+        print(f"  default vs {name}: {points:g}/{games} ({points / games:.0%})  "
+              f"{time.process_time() - start:.0f} CPU s", flush=True)
+
+
+# -- 4. the ladder ---------------------------------------------------------------------------
 class UciClient:
     """A GUI's side of one UCI engine: options, then position and go a move at a time."""
 
@@ -272,10 +335,12 @@ def bench_ladder(games: int, move_time: float, rungs: tuple[int, ...]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="perft,search,ladder",
+    parser.add_argument("--only", default="perft,search,selfplay,ladder",
                         help="comma-separated parts to run")
     parser.add_argument("--perft-depth", type=int, default=5)
     parser.add_argument("--search-nodes", type=int, default=2_000_000)
+    parser.add_argument("--selfplay-games", type=int, default=20)
+    parser.add_argument("--selfplay-nodes", type=int, default=20_000)
     parser.add_argument("--ladder-games", type=int, default=20)
     parser.add_argument("--move-time", type=float, default=0.1)
     parser.add_argument("--rungs", default=",".join(map(str, LADDER)),
@@ -289,6 +354,8 @@ def main() -> None:
         bench_perft(args.perft_depth)
     if "search" in parts:
         bench_search(args.search_nodes)
+    if "selfplay" in parts:
+        bench_selfplay(args.selfplay_games, args.selfplay_nodes)
     if "ladder" in parts:
         bench_ladder(args.ladder_games, args.move_time,
                      tuple(int(r) for r in args.rungs.split(",")))

@@ -136,15 +136,16 @@ class _Watcher:
 class Engine:
     """One search memory (table, killers, history) reused from move to move."""
 
-    def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
+    def __init__(self, hash_mb: int = DEFAULT_HASH_MB, weights: np.ndarray | None = None) -> None:
         self.hash_mb = hash_mb
-        self.ctx: Context = new_context(hash_mb)
+        self.weights = weights
+        self.ctx: Context = new_context(hash_mb, weights)
         self.game = Xiangqi()
 
     def resize(self, hash_mb: int) -> None:
         if hash_mb != self.hash_mb:
             self.hash_mb = hash_mb
-            self.ctx = new_context(hash_mb)
+            self.ctx = new_context(hash_mb, self.weights)
 
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""

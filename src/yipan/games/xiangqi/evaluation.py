@@ -45,11 +45,13 @@ from .board import (
 MATERIAL = np.array([0, 0, 120, 120, 270, 600, 285, 30], dtype=np.int64)  # by kind
 ORDER_VALUE = np.array([0, 5000, 120, 120, 270, 600, 285, 60, 0, 5000, 120, 120, 270, 600,
                         285, 60], dtype=np.int64)  # by piece, for move ordering
-TEMPO = 10
-ROOK_MOBILITY = 2
-HORSE_MOBILITY = 4
-MISSING_DEFENDER = 12  # per missing advisor/elephant, per enemy attacker across the river
-LOADED_CANNON = 30
+# the weights of the terms beyond material and tables, in one array so that a self-play match
+# can try others without recompiling (``benchmarks/xiangqi.py --only selfplay``)
+ROOK_MOBILITY, HORSE_MOBILITY, MISSING_DEFENDER, LOADED_CANNON, TEMPO = range(5)
+WEIGHT_NAMES = ("rook mobility", "horse mobility", "missing defender", "loaded cannon", "tempo")
+DEFAULT_WEIGHTS = np.array([2, 4, 12, 30, 10], dtype=np.int64)
+# rook mobility: a point a rook reaches; horse mobility: a free move; missing defender: per
+# missing advisor/elephant, per enemy attacker across the river; loaded cannon: its threat
 
 
 def _red_table(kind: int) -> np.ndarray:
@@ -104,8 +106,9 @@ PST = _tables()
 
 
 @njit(cache=True)
-def evaluate(position: np.ndarray) -> int:
-    """Centipawns for the side to move (module docstring)."""
+def evaluate(position: np.ndarray, weights: np.ndarray) -> int:
+    """Centipawns for the side to move (module docstring), under ``weights``
+    (``DEFAULT_WEIGHTS``' layout)."""
     score = 0
     defenders = np.zeros(2, dtype=np.int64)
     attackers = np.zeros(2, dtype=np.int64)
@@ -126,7 +129,7 @@ def evaluate(position: np.ndarray) -> int:
                     reach += 1
                     if position[RAYS[square, direction, index]]:
                         break
-            score += sign * ROOK_MOBILITY * reach
+            score += sign * weights[ROOK_MOBILITY] * reach
             if (square // 9 >= 5) == (colour == 0):
                 attackers[colour] += 2
         elif kind == HORSE:
@@ -136,7 +139,7 @@ def evaluate(position: np.ndarray) -> int:
                     target = position[HORSE_TARGETS[square, index]]
                     if target == 0 or (target >> 3) != colour:
                         free += 1
-            score += sign * HORSE_MOBILITY * free
+            score += sign * weights[HORSE_MOBILITY] * free
             if (square // 9 >= 5) == (colour == 0):
                 attackers[colour] += 1
         elif kind == CANNON and (square // 9 >= 5) == (colour == 0):
@@ -145,7 +148,7 @@ def evaluate(position: np.ndarray) -> int:
         sign = 1 - 2 * colour
         enemy = 1 - colour
         missing = 4 - defenders[colour]
-        score -= sign * MISSING_DEFENDER * missing * attackers[enemy]
+        score -= sign * weights[MISSING_DEFENDER] * missing * attackers[enemy]
         king = position[KINGS + colour]
         # a loaded cannon: the enemy's cannon on the general's file, one piece between
         direction = 0 if colour == 0 else 1  # toward the enemy
@@ -155,9 +158,9 @@ def evaluate(position: np.ndarray) -> int:
             if piece:
                 if between == 1:
                     if piece == enemy * 8 + CANNON:
-                        score -= sign * LOADED_CANNON
+                        score -= sign * weights[LOADED_CANNON]
                     break
                 between += 1
     if position[SIDE]:
         score = -score
-    return score + TEMPO
+    return score + weights[TEMPO]

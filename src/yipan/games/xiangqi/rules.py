@@ -324,9 +324,9 @@ class Xiangqi(Game[Position, int]):
 
     # -- for the generic searches ----------------------------------------------------------------
     def evaluate(self, state: Position) -> float:
-        from .evaluation import evaluate
+        from .evaluation import DEFAULT_WEIGHTS, evaluate
 
-        return float(evaluate(to_row(state)))
+        return float(evaluate(to_row(state), DEFAULT_WEIGHTS))
 
     def order_moves(self, state: Position, moves: Sequence[int]) -> list[int]:
         """Captures first, the most valuable victim first, then the rest."""

@@ -57,7 +57,7 @@ from .board import (
     make_move,
     make_null_move,
 )
-from .evaluation import ORDER_VALUE, evaluate
+from .evaluation import DEFAULT_WEIGHTS, ORDER_VALUE, evaluate
 
 MATE = 30_000
 MATE_BOUND = MATE - 1_000  # scores beyond are mates
@@ -88,6 +88,7 @@ DELTA_MARGIN = 200
 Context = namedtuple("Context", [
     "stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers", "history",
     "pv", "pv_length", "path_keys", "path_checks", "control", "reductions", "banned",
+    "weights",
 ])
 
 
@@ -99,10 +100,10 @@ def _reduction_table() -> np.ndarray:
     return table
 
 
-def new_context(table_megabytes: int) -> Context:
+def new_context(table_megabytes: int, weights: np.ndarray | None = None) -> Context:
     """Working memory for one engine: the table takes ``table_megabytes`` (16 bytes a slot,
     a power of two slots), the rest well under 1 MB. ``banned`` lists root moves not to play
-    (UCCI's banmoves), ended by 0."""
+    (UCCI's banmoves), ended by 0; ``weights`` the evaluation's (default: its own)."""
     slots = 1 << 10
     while slots * 2 * 16 <= table_megabytes * (1 << 20):
         slots *= 2
@@ -121,6 +122,7 @@ def new_context(table_megabytes: int) -> Context:
         control=np.zeros(CONTROL_SIZE, dtype=np.int64),
         reductions=_reduction_table(),
         banned=np.zeros(MAX_MOVES + 1, dtype=np.int64),
+        weights=(DEFAULT_WEIGHTS if weights is None else weights).astype(np.int64).copy(),
     )
 
 
@@ -282,7 +284,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
         if alpha >= beta:
             return alpha
     if ply >= MAX_PLY:
-        return evaluate(position)
+        return evaluate(position, ctx.weights)
     if checked and not quiescence:
         depth += 1
 
@@ -305,7 +307,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     best = -INFINITE
     static = -INFINITE
     if not checked:
-        static = evaluate(position)
+        static = evaluate(position, ctx.weights)
     if quiescence:
         if not checked:
             if static >= beta:
