@@ -131,7 +131,7 @@ def iccs(text: str) -> str:
 
 
 def test_a_uci_gui_plays_a_whole_game_in_the_fairy_stockfish_dialect(compiled):
-    client = Client("uci", "--variant", "chess")  # chess by default, then the variant
+    client = Client("uci", "--variant", "xiangqi")  # (chess, the default: tests/games/chess)
     client.send("uci")
     lines = client.until("uciok")
     assert any("UCI_Variant" in line and "var xiangqi" in line for line in lines)
