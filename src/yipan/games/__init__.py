@@ -346,7 +346,8 @@ def _xiangqi() -> None:
               "across the river. The two generals may not face each other on an open file. "
               "Checkmate the enemy general, or leave the opponent no legal move, to win. A "
               "position repeated three times is a draw, except that the side giving "
-              "perpetual check loses; sixty moves without a capture are a draw.",
+              "perpetual check loses, and failing that the side perpetually chasing an "
+              "unprotected piece; sixty moves without a capture are a draw.",
         examples=({"fen": "3akab2/9/4b4/9/2c6/9/9/3R5/4A4/4KA3 w"},
                   {"fen": "4k4/4a4/9/9/9/9/9/9/4p4/3K5 b"}),
     ))

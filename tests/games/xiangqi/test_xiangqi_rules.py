@@ -159,3 +159,22 @@ def test_a_capture_clears_the_repetition_history():
     game = Xiangqi("4k4/9/9/9/9/9/9/9/p8/R2K5 w")
     state = play(game, ["a0a1"])
     assert state.history == () and state.quiet == 0
+
+
+def test_perpetual_chase_of_an_unprotected_piece_loses():
+    game = Xiangqi("3k5/9/8R/2n6/9/9/9/9/9/5K3 w")  # the chariot hunts the lone horse
+    chase = ["i7i6", "c6e7", "i6i7", "e7c6"] * 2
+    state = play(game, chase[:6])
+    assert game.outcome(state) is None and state.chased is False  # the horse only flees
+    assert game.play(state, game.parse_move(state, chase[6])).chased
+    state = play(game, chase)
+    assert game.outcome(state) == Outcome(1)
+    assert game.termination(state) == "perpetual chase"
+
+
+def test_attacking_a_protected_piece_again_and_again_is_no_chase():
+    # the same dance, but a black chariot on c9 guards c6: only the threats to e7 chase, so
+    # not every red move is a chase, and the repetition is a draw
+    game = Xiangqi("2rk5/9/8R/2n6/9/9/9/9/9/5K3 w")
+    state = play(game, ["i7i6", "c6e7", "i6i7", "e7c6"] * 2)
+    assert game.outcome(state) == DRAW

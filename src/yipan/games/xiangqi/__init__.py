@@ -8,13 +8,17 @@ The rule set (what ``Xiangqi.outcome`` and the engine's search both apply):
   illegal, like one that leaves one's own general attacked);
 - repetition: when a position (pieces and side to move) occurs for the third time, the game
   ends. If, through the moves since its first occurrence, one side gave check with every move
-  and the other did not, the side that kept checking loses (perpetual check); otherwise it is
-  a draw. The search applies the same judgement at the first repetition within its tree;
+  and the other did not, the side that kept checking loses (perpetual check). Failing that,
+  if one side checked or chased with every move and the other did not, the chasing side
+  loses (perpetual chase: ``rules.is_chase``, a new threat to take an unprotected piece, or a
+  chariot by a horse or cannon; generals and soldiers may chase and be chased freely).
+  Otherwise it is a draw. The search judges perpetual check the same way at the first
+  repetition within its tree, and scores any other repetition as a draw;
 - sixty moves (120 plies) without a capture are a draw.
 
-Left out: perpetual chase (an unprotected piece attacked again and again by moves that are
-not checks) is judged a draw here, not a loss; the finer Asian (AXF) rules on mixed
-check-and-chase cycles, "one check one idle" and so on are not applied.
+Left out: the finer Asian (AXF) rules (a threat to a piece protected only in appearance, a
+chase by several pieces in turn, "one check, one idle", and the tables of allowed and
+forbidden cycles); the search does not see perpetual chase, only the rules do.
 """
 
 from pathlib import Path

@@ -11,6 +11,8 @@ State encoding: ``Position``, a NamedTuple (immutable, hashable)::
     history   keys of the earlier positions since the last capture (oldest first)
     checks    for each of them, whether its side to move was in check (the moves that
               gave check, for the perpetual-check rule)
+    chases    for each of them, whether the move that led to it was a chase (below)
+    chased    whether the move that led to this position was a chase
 
 The rule set is in the package docstring (``yipan.games.xiangqi``): no legal move loses;
 the third occurrence of a position ends the game, lost by a side that checked with every move
@@ -62,6 +64,8 @@ class Position(NamedTuple):
     fullmove: int = 1
     history: tuple[int, ...] = ()
     checks: tuple[bool, ...] = ()
+    chases: tuple[bool, ...] = ()
+    chased: bool = False
 
 
 def to_row(state: Position) -> np.ndarray:
@@ -139,32 +143,83 @@ def play_move(state: Position, move: int) -> Position:
     if child[QUIET] == 0:
         history: tuple[int, ...] = ()
         checks: tuple[bool, ...] = ()
+        chases: tuple[bool, ...] = ()
+        chased = False  # a capture: no repetition reaches back past it
     else:
         history = (*state.history, state.key)
         checks = (*state.checks, is_check(state))
+        chases = (*state.chases, state.chased)
+        chased = is_chase(row, child, move)
     return Position(bytes(squares), 1 - state.turn, int(child[KEY]), int(child[QUIET]),
-                    fullmove, history, checks)
+                    fullmove, history, checks, chases, chased)
+
+
+def _captures(row: np.ndarray, side: int) -> dict[int, list[int]]:
+    """The legal captures ``side`` would have in ``row`` if it were to move: victim square ->
+    the squares of the pieces that can take it."""
+    position = row.copy()
+    position[SIDE] = side
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    found: dict[int, list[int]] = {}
+    for move in out[:kernel.generate(position, out, True)].tolist():
+        found.setdefault((move >> 7) & 127, []).append(move & 127)
+    return found
+
+
+def is_chase(before: np.ndarray, after: np.ndarray, move: int) -> bool:
+    """Whether ``move`` (from ``before`` to ``after``) chases: it makes a new threat to take
+    an enemy piece other than the general and the soldiers, by a piece other than the general
+    and the soldiers (who may chase freely), where the piece is unprotected (no legal
+    recapture on its point) or is a chariot threatened by a horse or cannon."""
+    mover = int(before[SIDE])
+    threatened_before = _captures(before, mover)
+    for victim, attackers in _captures(after, mover).items():
+        kind = int(after[victim]) & 7
+        if kind in (kernel.KING, kernel.PAWN):
+            continue
+        if victim in threatened_before and before[victim] == after[victim]:
+            continue  # not a new threat
+        for origin in attackers:
+            attacker = int(after[origin]) & 7
+            if attacker in (kernel.KING, kernel.PAWN):
+                continue
+            if attacker in (kernel.HORSE, kernel.CANNON) and kind == kernel.ROOK:
+                return True
+            taken = after.copy()
+            taken[SIDE] = mover
+            reply = np.empty(POSITION_SIZE, dtype=np.int64)
+            kernel.make_move(taken, reply, origin | (victim << 7))
+            if victim not in _captures(reply, 1 - mover):
+                return True
+    return False
 
 
 def repetition_verdict(state: Position) -> Outcome | None:
     """The repetition rule (package docstring): None until the position occurs for the third
     time; then the side that gave check with every move since its first occurrence loses,
-    when the other did not; else a draw."""
+    when the other did not; failing that, the side whose every move checked or chased
+    (``is_chase``) loses, when the other's did not; else a draw."""
     if state.history.count(state.key) < 2:
         return None
     first = state.history.index(state.key)
-    flags = [*state.checks[first + 1:], is_check(state)]  # positions after each move
-    # flags[-1] is after the opponent's move (the mover here is in check or not), flags[-2]
-    # after ours, and so on back to the first occurrence
-    by_opponent = flags[::-1][0::2]
-    by_mover = flags[::-1][1::2]
-    opponent_checks = bool(by_opponent) and all(by_opponent)
-    mover_checks = bool(by_mover) and all(by_mover)
-    if opponent_checks and not mover_checks:
-        return Outcome(state.turn)
-    if mover_checks and not opponent_checks:
-        return Outcome(1 - state.turn)
-    return DRAW
+    checks = [*state.checks[first + 1:], is_check(state)]  # positions after each move
+    chases = [*state.chases[first + 1:], state.chased]
+    # the last entries follow the opponent's move, the ones before ours, and so on back to the
+    # first occurrence
+    forcing = [check or chase for check, chase in zip(checks, chases, strict=True)]
+
+    def verdict(flags: list[bool]) -> Outcome | None:
+        by_opponent = flags[::-1][0::2]
+        by_mover = flags[::-1][1::2]
+        opponent_all = bool(by_opponent) and all(by_opponent)
+        mover_all = bool(by_mover) and all(by_mover)
+        if opponent_all and not mover_all:
+            return Outcome(state.turn)
+        if mover_all and not opponent_all:
+            return Outcome(1 - state.turn)
+        return DRAW if opponent_all else None
+
+    return verdict(checks) or verdict(forcing) or DRAW
 
 
 class Xiangqi(Game[Position, int]):
@@ -213,7 +268,12 @@ class Xiangqi(Game[Position, int]):
             return "checkmate" if is_check(state) else "no legal move (stalemate loses)"
         verdict = repetition_verdict(state)
         if verdict is not None:
-            return "repetition" if verdict.winner is None else "perpetual check"
+            if verdict.winner is None:
+                return "repetition"
+            first = state.history.index(state.key)
+            loser_checked = [*state.checks[first + 1:], is_check(state)][::-1][
+                0 if verdict.winner == state.turn else 1::2]
+            return "perpetual check" if all(loser_checked) else "perpetual chase"
         if state.quiet >= QUIET_LIMIT:
             return "sixty moves without a capture"
         return None
