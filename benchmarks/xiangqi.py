@@ -118,6 +118,8 @@ def bench_search(nodes: int) -> None:
 SELFPLAY_VARIANTS = {  # name: (weight indices, factor)
     "no mobility": ((0, 1), 0.0), "double mobility": ((0, 1), 2.0),
     "no king safety": ((2, 3), 0.0), "double king safety": ((2, 3), 2.0),
+    "no missing-defender term": ((2,), 0.0), "no loaded-cannon term": ((3,), 0.0),
+    "no tempo": ((4,), 0.0), "triple missing-defender term": ((2,), 3.0),
 }
 
 
@@ -149,13 +151,14 @@ def selfplay_game(red: Engine, black: Engine, opening: str, nodes: int) -> float
     return 0.5
 
 
-def bench_selfplay(games: int, nodes: int) -> None:
+def bench_selfplay(games: int, nodes: int, names: list[str]) -> None:
     section(f"self-play: the default weights against variants ({nodes:,} nodes a move, "
             f"{games} games each, openings played with both colours)")
     print("  default: " + ", ".join(f"{name} {weight}" for name, weight
                                     in zip(WEIGHT_NAMES, DEFAULT_WEIGHTS, strict=True)))
     ours = Engine(16)
-    for name, (indices, factor) in SELFPLAY_VARIANTS.items():
+    for name in names:
+        indices, factor = SELFPLAY_VARIANTS[name]
         weights = DEFAULT_WEIGHTS.copy()
         for index in indices:
             weights[index] = int(round(weights[index] * factor))
@@ -341,6 +344,8 @@ def main() -> None:
     parser.add_argument("--search-nodes", type=int, default=2_000_000)
     parser.add_argument("--selfplay-games", type=int, default=20)
     parser.add_argument("--selfplay-nodes", type=int, default=20_000)
+    parser.add_argument("--variants", default=",".join(SELFPLAY_VARIANTS),
+                        help="self-play variants, comma-separated: " + ", ".join(SELFPLAY_VARIANTS))
     parser.add_argument("--ladder-games", type=int, default=20)
     parser.add_argument("--move-time", type=float, default=0.1)
     parser.add_argument("--rungs", default=",".join(map(str, LADDER)),
@@ -355,7 +360,7 @@ def main() -> None:
     if "search" in parts:
         bench_search(args.search_nodes)
     if "selfplay" in parts:
-        bench_selfplay(args.selfplay_games, args.selfplay_nodes)
+        bench_selfplay(args.selfplay_games, args.selfplay_nodes, args.variants.split(","))
     if "ladder" in parts:
         bench_ladder(args.ladder_games, args.move_time,
                      tuple(int(r) for r in args.rungs.split(",")))
