@@ -89,3 +89,20 @@ def test_a_whole_game_from_the_start_against_a_random_player():
     text = out.getvalue()
     assert status == 0 and "try again" not in text
     assert "the ai wins" in text.lower() or "ai wins" in text.lower(), text[-400:]
+
+
+def test_the_game_so_far_in_chinese_wxf_and_iccs():
+    lines = iter(["h2e2", "chinese", "wxf", "iccs", "quit"])
+    out = io.StringIO()
+    game = Xiangqi()
+    ai = XiangqiPlayer("easy", random.Random(4), time=5)
+    hooks = game_spec("xiangqi").load_hooks()
+    status = play_interactive(game, ai, read=lambda _prompt: next(lines), out=out, hooks=hooks)
+    text = out.getvalue()
+    assert status == 0
+    assert "1. 炮二平五 " in text and "1. C2=5 " in text and "1. h2e2 " in text
+    state = game.initial_state()
+    moves = [game.parse_move(state, "h2e2")]
+    state = game.play(state, moves[0])
+    moves.append(game.parse_move(state, "马8进7"))
+    assert hooks.export(game, game.initial_state(), moves)["wxf"] == "1. C2=5 H8+7"

@@ -81,6 +81,36 @@ def perft(game: Xiangqi, state: Position, depth: int) -> dict[int, int]:
     return counts
 
 
+def export(game: Xiangqi, start: Position, moves: list[int]) -> dict[str, str]:
+    """The game played from ``start``, numbered move by move, in Chinese notation, in WXF and
+    in ICCS (``yipan play`` prints one when its name is typed: ``chinese``, ``wxf``,
+    ``iccs``), with the start's FEN when it is not the usual one and the result at the end."""
+    head = "" if game.fen(start) == Xiangqi().fen(Xiangqi().initial_state()) \
+        else f"FEN {game.fen(start)}\n"
+    records = {}
+    for style in ("chinese", "wxf", "iccs"):
+        words = (game.line(start, moves, style) if style != "iccs"
+                 else [game.format_move(move) for move in moves])
+        number, text, turn = start.fullmove, [], start.turn
+        if turn == 1 and words:
+            text.append(f"{number}. ...")
+        for word in words:
+            if turn == 0:
+                text.append(f"{number}.")
+            text.append(word)
+            number += turn
+            turn = 1 - turn
+        state = start
+        for move in moves:
+            state = game.play(state, move)
+        outcome = game.outcome(state)
+        if outcome is not None:
+            text.append("1/2-1/2" if outcome.winner is None
+                        else "1-0" if outcome.winner == 0 else "0-1")
+        records[style] = head + " ".join(text)
+    return records
+
+
 def prepare(game: Xiangqi | None = None) -> None:
     """Compile (or load) the kernels: perft, the evaluation and the search."""
     game = game or Xiangqi()
@@ -90,6 +120,6 @@ def prepare(game: Xiangqi | None = None) -> None:
 
 
 HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, prepare=prepare,
-                  perft=perft,
+                  perft=perft, export=export,
                   ai_summary="iterative-deepening alpha-beta (PVS) with a transposition "
                              "table, quiescence and the perpetual-check rule")
