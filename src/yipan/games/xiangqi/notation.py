@@ -64,8 +64,8 @@ def iccs(move: int) -> str:
 
 
 def read_fen(text: str) -> tuple[list[int], int]:
-    """The 90 squares (board.py's codes) and the side to move of a FEN; InvalidMoveError's
-    sibling GameOptionError is raised by the caller: here a ValueError says what is wrong."""
+    """The 90 squares (board.py's codes) and the side to move of a FEN; a ValueError says
+    what is wrong (the caller turns it into the GameOptionError people see)."""
     fields = str(text).split()
     if not fields:
         raise ValueError("an empty FEN")
