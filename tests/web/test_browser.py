@@ -556,6 +556,38 @@ def test_chess_check_and_promotion_choice(open_page, tmp_path: Path) -> None:
                            timeout=WAIT)
     page.wait_for_selector("svg.board .check", timeout=WAIT)  # the queen checks on b8
     page.screenshot(path=str(tmp_path / "chess-promotion.png"))
+def test_xiangqi_points_river_palaces_and_a_move_by_clicks(open_page, tmp_path: Path) -> None:
+    require_game("xiangqi")
+    page = open_page("?game=xiangqi&first=human&engine=ai&level=0.2s")
+    wait_for_turn(page)
+    assert page.locator("svg.board.xiangqi circle.piece").count() == 32
+    assert page.locator("svg.board.xiangqi .coord").count() == 19  # 9 files, 10 ranks
+    assert page.locator("svg.board.xiangqi .river text").count() == 2
+    assert page.locator("svg.board.xiangqi text.glyph").count() == 32  # 帅, or K without the font
+    page.locator('svg.board [data-square="h2"]').click()
+    # the cannon: h1, h3-h6, the jump onto h9, and along rank 2 from c2 to i2
+    assert page.locator("svg.board .target").count() == 12
+    page.locator('svg.board [data-square="e2"]').click()
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2",
+                           timeout=WAIT)
+    wait_for_turn(page)
+    assert url_moves(page)[0] == "h2e2"
+    page.screenshot(path=str(tmp_path / "xiangqi.png"))
+
+
+def test_xiangqi_a_game_to_checkmate_on_the_board(open_page) -> None:
+    require_game("xiangqi")
+    page = open_page("?game=xiangqi&o.fen=3k5%2FR8%2F9%2F9%2F9%2F9%2F9%2F9%2F9%2F4K3R+w"
+                     "&first=human&engine=ai&level=0.2s")
+    wait_for_turn(page)
+    page.locator('svg.board [data-square="i0"]').click()
+    page.locator('svg.board [data-square="i9"]').click()
+    assert "over" in page.locator("#status").get_attribute("class", timeout=WAIT) or \
+        wait_for_turn(page)
+    page.wait_for_selector("#status.over", timeout=WAIT)
+    assert page.locator("svg.board .target").count() == 0
+
+
 # -- Go: stones by clicks on the crossings, the AI's win rate and candidates as it thinks, the
 # pass button, captures, and each side's area once the game is over ---------------------------
 def test_a_go_game_by_clicks_and_passes(open_page, live_server, tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "yipan.cli.perft",
     "yipan.cli.poker",
     "yipan.cli.uci",
+    "yipan.cli.ucci",
     "yipan.cli.tablebase",
     "yipan.cli.gtp",
 )

@@ -150,7 +150,9 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
                 value = result.move_values.get(choice.move, result.value)
                 judged = describe_value(value, result.exact, result.scale, result.bounded)
                 note = f" ({judged} for the AI)"
-            say(f"AI plays {game.format_move(choice.move)}{note}")
+            text = game.format_move(choice.move)
+            named = game.describe_move(current, choice.move)
+            say(f"AI plays {text}{'' if named == text else f' = {named}'}{note}")
             say()
             say(board(history[-1]))
             continue

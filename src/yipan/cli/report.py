@@ -108,6 +108,11 @@ def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
               f"{names[game.to_move(state)]}{length}")
     if extra.get("reason") and extra["reason"] != "search":
         write(f"found by: {extra['reason']}")
+    if extra.get("pv_chinese"):  # xiangqi: the main line in traditional notation
+        write("in traditional notation: " + " ".join(extra["pv_chinese"])
+              + (f"  ({' '.join(extra['pv_wxf'])})" if extra.get("pv_wxf") else ""))
+    if extra.get("perpetual"):
+        write("the score is the repetition rule's: perpetual check loses")
     if extra.get("best_moves"):  # MCTS engines: the most visited moves (Go)
         write("most visited: " + ", ".join(
             f"{entry['move']} {entry['win_rate']:.0%} ({entry['visits']:,})"

@@ -1,4 +1,6 @@
-"""The UCI protocol on stdin/stdout, for yipan's chess engine (``yipan uci``, ``uci-yipan``).
+"""The UCI protocol on stdin/stdout, for yipan's chess engine (``yipan uci``, ``uci-yipan``)
+and its xiangqi engine (``yipan uci --variant xiangqi``, or ``setoption name UCI_Variant
+value xiangqi`` as Fairy-Stockfish takes it).
 
 A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
 
@@ -10,7 +12,11 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
                                  TablebasePath (yipan's endgame tables; default: their
                                  usual folder), SyzygyPath (a folder of Syzygy tables,
                                  probed through python-chess at the root; refused with an
-                                 info string when it holds none)
+                                 info string when it holds none), UCI_Variant (chess or
+                                 xiangqi),
+                                 UCI_Coordinates (xiangqi: fairy, ranks 1-10 as
+                                 Fairy-Stockfish writes them, h3e3; or iccs, ranks 0-9
+                                 as Pikafish writes them, h2e2)
     position startpos|fen F [moves m1 m2 ...]
     go [wtime T btime T winc I binc I movestogo N movetime T depth D nodes N infinite]
                                  -> info lines, then bestmove (after "stop" when infinite)
@@ -29,12 +35,13 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..core import GameOptionError, IllegalMoveError, InvalidMoveError, Limit, YipanError
 from ..core.text import quote, read_int
@@ -60,10 +67,14 @@ class Option:
     low: int = 0
     high: int = 0
 
+    choices: tuple[str, ...] = ()
+
     def line(self) -> str:
         text = f"option name {self.name} type {self.kind} default {self.default or '<empty>'}"
         if self.kind == "spin":
             text += f" min {self.low} max {self.high}"
+        for choice in self.choices:
+            text += f" var {choice}"
         return text
 
 
@@ -76,6 +87,9 @@ OPTIONS = (
     Option("TablebasePath", "string", ""),
     Option("SyzygyPath", "string", ""),
 )
+
+VARIANTS = ("chess", "xiangqi")
+COORDINATES = ("fairy", "iccs")
 
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes",
               "mate")
@@ -91,15 +105,16 @@ class UciEngine:
     False after ``quit``. Answers go to ``write`` (one line a call, thread-safe)."""
 
     def __init__(self, write: Callable[[str], None], *, hash_mb: int = DEFAULT_HASH_MB,
-                 book: str = "", rng: random.Random | None = None) -> None:
-        from ..games.chess.engine import Engine
-        from ..games.chess.rules import Chess
-
+                 book: str = "", rng: random.Random | None = None,
+                 variant: str = "chess", coordinates: str = "fairy") -> None:
         self._write = write
         self._lock = threading.Lock()
-        self.game = Chess()
-        self.engine = Engine(hash_mb)
-        self.state = self.game.initial_state()
+        self.hash_mb = hash_mb
+        self.variant = variant
+        self.coordinates = coordinates
+        self.game: Any = None
+        self.engine: Any = None
+        self._set_variant(variant)
         self.overhead_ms = DEFAULT_OVERHEAD_MS
         self.own_book = bool(book)
         self.book_file = book
@@ -109,6 +124,59 @@ class UciEngine:
         self.search_thread: threading.Thread | None = None
         self._warm_thread = threading.Thread(target=self._warm_up, daemon=True)
         self._warm_thread.start()
+
+    def _set_variant(self, variant: str) -> None:
+        """The game and engine of a variant (a new engine: its kernels warm up again)."""
+        if variant == "xiangqi":
+            from ..games.xiangqi.engine import Engine as XiangqiEngine
+            from ..games.xiangqi.rules import Xiangqi
+
+            self.game, self.engine = Xiangqi(), XiangqiEngine(self.hash_mb)
+        else:
+            from ..games.chess.engine import Engine
+            from ..games.chess.rules import Chess
+
+            self.game, self.engine = Chess(), Engine(self.hash_mb)
+        self.variant = variant
+        self.state = self.game.initial_state()
+
+    def new_game(self, fen: str | None = None) -> Any:
+        """A game of the current variant from its start or a FEN."""
+        if self.variant == "xiangqi":
+            from ..games.xiangqi.rules import Xiangqi
+
+            return Xiangqi(fen)
+        from ..games.chess.rules import Chess
+
+        return Chess(fen)
+
+    def options(self) -> tuple[Option, ...]:
+        return (*OPTIONS, Option("UCI_Variant", "combo", self.variant, choices=VARIANTS),
+                Option("UCI_Coordinates", "combo", self.coordinates, choices=COORDINATES))
+
+    def move_text(self, move: int) -> str:
+        """A move as this protocol writes it (xiangqi: ranks 1-10 unless iccs)."""
+        text = self.game.format_move(move)
+        if self.variant == "xiangqi" and self.coordinates == "fairy":
+            return f"{text[0]}{int(text[1]) + 1}{text[2]}{int(text[3]) + 1}"
+        return text
+
+    def read_move(self, game: Any, state: Any, text: str) -> int:
+        if self.variant == "xiangqi" and self.coordinates == "fairy":
+            shape = re.fullmatch(r"([a-i])(10|[1-9])([a-i])(10|[1-9])", text.lower())
+            if shape is None:
+                raise InvalidMoveError(f"cannot read move {quote(text, 12)}")
+            text = f"{shape[1]}{int(shape[2]) - 1}{shape[3]}{int(shape[4]) - 1}"
+        return int(game.parse_move(state, text))
+
+    def score_text(self, score: int) -> str:
+        if self.variant == "xiangqi":
+            from ..games.xiangqi.engine import uci_score as xiangqi_score
+
+            return xiangqi_score(score)
+        from ..games.chess.engine import uci_score
+
+        return uci_score(score)
 
     # -- output ---------------------------------------------------------------------------------
     def say(self, line: str) -> None:
@@ -150,7 +218,7 @@ class UciEngine:
     def uci(self, _arguments: list[str]) -> None:
         self.say(f"id name {NAME}")
         self.say(f"id author {AUTHOR}")
-        for option in OPTIONS:
+        for option in self.options():
             self.say(option.line())
         self.say("uciok")
 
@@ -194,7 +262,21 @@ class UciEngine:
             self.own_book = value.lower() == "true"
         elif name == "bookfile":
             self.book_file = "" if value == "<empty>" else value
-        elif name == "tablebasepath":
+        elif name == "uci_variant":
+            if value.lower() not in VARIANTS:
+                raise ValueError(f"UCI_Variant is one of {', '.join(VARIANTS)}")
+            if value.lower() != self.variant:
+                self.stop_search()
+                self.ready.wait()
+                self.ready.clear()
+                self._set_variant(value.lower())
+                self._warm_thread = threading.Thread(target=self._warm_up, daemon=True)
+                self._warm_thread.start()
+        elif name == "uci_coordinates":
+            if value.lower() not in COORDINATES:
+                raise ValueError(f"UCI_Coordinates is one of {', '.join(COORDINATES)}")
+            self.coordinates = value.lower()
+        elif name == "tablebasepath" and self.variant == "chess":
             from ..games.chess.tablebase import Tablebase, tablebase
 
             self.stop_search()
@@ -220,8 +302,6 @@ class UciEngine:
         return number
 
     def position(self, arguments: list[str]) -> None:
-        from ..games.chess.rules import Chess
-
         if not arguments:
             raise ValueError("expected: position startpos|fen FEN [moves ...]")
         if "moves" in arguments:
@@ -230,16 +310,16 @@ class UciEngine:
         else:
             setup, moves = arguments, []
         if setup == ["startpos"]:
-            game = Chess()
+            game = self.new_game()
         elif setup and setup[0] == "fen" and len(setup) > 1:
-            game = Chess(" ".join(setup[1:]))
+            game = self.new_game(" ".join(setup[1:]))
         else:
             raise ValueError("expected startpos or fen FEN")
         self.stop_search()
         state = game.initial_state()
         for number, text in enumerate(moves, 1):
             try:
-                state = game.play_checked(state, game.parse_move(state, text))
+                state = game.play_checked(state, self.read_move(game, state, text))
             except (InvalidMoveError, IllegalMoveError) as error:
                 self.info_string(f"move {number} ({quote(text, 12)}): {error}; "
                                  "the moves after it are ignored")
@@ -294,7 +374,7 @@ class UciEngine:
                stop: threading.Event) -> tuple[Limit, float | None]:
         from ..games.chess.engine import Clock, budget
 
-        white = state.turn == 0
+        white = state.turn == 0  # xiangqi: red
         left = numbers.get("wtime" if white else "btime")
         clock = Clock(time_left=None if left is None else left / 1000,
                       increment=numbers.get("winc" if white else "binc", 0) / 1000,
@@ -313,8 +393,6 @@ class UciEngine:
 
     def _search(self, state, numbers: dict[str, int], infinite: bool,
                 stop: threading.Event) -> None:
-        from ..games.chess.engine import uci_score
-
         game = self.game
         moves = game.legal_moves(state)
         best, ponder = "0000", None
@@ -329,24 +407,26 @@ class UciEngine:
                     limit = Limit(depth=1, stop=stop.is_set)
 
                 def report(iteration) -> None:
+                    # endgame tables are chess's; xiangqi's iterations carry no such count
+                    hits = getattr(iteration, "tablebase_hits", None)
                     self.say(
                         f"info depth {iteration.depth} seldepth {iteration.seldepth} "
-                        f"score {uci_score(iteration.score)} nodes {iteration.nodes} "
+                        f"score {self.score_text(iteration.score)} nodes {iteration.nodes} "
                         f"nps {iteration.nodes_per_second} "
-                        f"tbhits {iteration.tablebase_hits} "
-                        f"hashfull {self._hashfull()} "
+                        + (f"tbhits {hits} " if hits is not None else "")
+                        + f"hashfull {self._hashfull()} "
                         f"time {int(iteration.seconds * 1000)} "
-                        f"pv {' '.join(game.format_move(m) for m in iteration.pv)}")
+                        f"pv {' '.join(self.move_text(m) for m in iteration.pv)}")
 
                 found = self.engine.think(state, limit, soft_time=soft, on_iteration=report)
                 if found is not None:
-                    best = game.format_move(found.move)
+                    best = self.move_text(found.move)
                     if len(found.pv) > 1:
-                        ponder = game.format_move(found.pv[1])
+                        ponder = self.move_text(found.pv[1])
         except Exception as error:  # noqa: BLE001 - a GUI must get its bestmove whatever
             self.info_string(f"search failed: {type(error).__name__}: {error}")
             if moves:
-                best = game.format_move(moves[0])
+                best = self.move_text(moves[0])
         if infinite:
             stop.wait()  # UCI: no bestmove before "stop" in infinite mode
         self.say(f"bestmove {best}" + (f" ponder {ponder}" if ponder else ""))
@@ -358,7 +438,7 @@ class UciEngine:
 
     def _book_move(self, state) -> str | None:
         """A move from the Polyglot book (OwnBook and BookFile), weighted by its counts."""
-        if not (self.own_book and self.book_file):
+        if not (self.own_book and self.book_file) or self.variant != "chess":
             return None
         import chess.polyglot
 
@@ -382,13 +462,14 @@ COMMANDS: dict[str, Callable[[UciEngine, list[str]], object]] = {
 
 
 def run(input_stream: TextIO, output: TextIO, *, hash_mb: int = DEFAULT_HASH_MB,
-        book: str = "") -> int:
+        book: str = "", variant: str = "chess", coordinates: str = "fairy") -> int:
     """Read commands until ``quit`` or the end of input; returns the exit status."""
     def write(line: str) -> None:
         output.write(line + "\n")
         output.flush()
 
-    engine = UciEngine(write, hash_mb=hash_mb, book=book)
+    engine = UciEngine(write, hash_mb=hash_mb, book=book, variant=variant,
+                       coordinates=coordinates)
     try:
         for line in input_stream:
             if not engine.handle(line):
@@ -403,13 +484,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"transposition table size (1 to {MAX_HASH_MB} MB)")
     parser.add_argument("--book", default="", metavar="FILE",
                         help="a Polyglot opening book (.bin) to play from (OwnBook on)")
+    parser.add_argument("--variant", default="chess", choices=VARIANTS,
+                        help="the game: chess (default) or xiangqi (as UCI_Variant)")
+    parser.add_argument("--coordinates", default="fairy", choices=COORDINATES,
+                        help="xiangqi moves: fairy (ranks 1-10, Fairy-Stockfish) or iccs "
+                             "(ranks 0-9, Pikafish)")
 
 
 def run_engine(args: argparse.Namespace) -> int:
     if not 1 <= args.hash <= MAX_HASH_MB:
         raise GameOptionError(f"--hash is 1 to {MAX_HASH_MB} MB, not {args.hash}")
     sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
-    return run(sys.stdin, sys.stdout, hash_mb=args.hash, book=args.book)
+    return run(sys.stdin, sys.stdout, hash_mb=args.hash, book=args.book,
+               variant=getattr(args, "variant", "chess"),
+               coordinates=getattr(args, "coordinates", "fairy"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,6 +14,10 @@
 //   chess  {board[r][c] = "K"|"q"|...|null (rank 8 first, white upper case), files, ranks,
 //           turn, check: square|null, moves: {from: [{to, move, promotion}, ...]}, fen}
 //           (click a piece, then a target; a promotion asks which piece)
+//   xiangqi {board[r][c] = "K"|"c"|...|null (10 rows, rank 9 first; red upper case), files,
+//           ranks, turn, check: point|null, moves: {from: [{to, move, name}, ...]}, fen}
+//           (points on the lines, the river, the palaces' diagonals; round pieces with their
+//           Chinese characters; click a piece, then one of its marked targets)
 //   go     {rows, cols, cells, move_at, col_labels, row_labels, hoshi: [[r, c], ...],
 //           captures: [black, white], komi, pass_move|null, territory: null|cells, result|null,
 //           last?}   (a wooden board of lines; stones on the crossings)
@@ -154,7 +158,8 @@ export function pieceSwatch(position, player) {
 
 // -- the board ------------------------------------------------------------------------------------
 // ui: {marks: {move: mark}|null, pv: [move, ...]|null, canMove, onMove(move)}
-const DRAW = { grid: drawGrid, heaps: drawHeaps, tiles: drawTiles, table: drawTable, chess: drawChess, go: drawGo };
+const DRAW = { grid: drawGrid, heaps: drawHeaps, tiles: drawTiles, table: drawTable, chess: drawChess, go: drawGo,
+               xiangqi: drawXiangqi };
 const focusMemory = { kind: null, key: null }; // the focused cell, kept across redraws
 
 export function drawBoard(container, position, ui) {
@@ -208,7 +213,7 @@ function keyboard(board, ui, neighbour) {
 // Buttons for the legal moves, with their values: for boards without cells to click.
 export function drawMoveButtons(container, position, ui) {
   container.replaceChildren();
-  if (position.view.kind === "grid" || position.view.kind === "chess") return;
+  if (["grid", "chess", "xiangqi"].includes(position.view.kind)) return;
   if (position.view.kind === "go") {
     drawGoButtons(container, position, ui);
     return;
@@ -1022,4 +1027,137 @@ function drawGoButtons(container, position, ui) {
          ` · ${mover} wins ${Math.round(extra.win_rate * 100)}% (${ui.thinking.nodes.toLocaleString("en")} playouts)`);
   }
   if (view.result) html("strong", { class: "go-result" }, container, ` · result ${view.result}`);
+}
+
+// -- xiangqi --------------------------------------------------------------------------------------
+// Pieces stand on the points where the lines cross: nine files, ten ranks, the river between
+// ranks 4 and 5 (the inner files stop at its banks), a palace of two diagonals at each end.
+// Round pieces with their characters, red and black; click a piece and then a marked point.
+const XIANGQI_NAMES = { K: "帅", A: "仕", B: "相", N: "马", R: "车", C: "炮", P: "兵",
+                        k: "将", a: "士", b: "象", n: "马", r: "车", c: "炮", p: "卒" };
+const XIANGQI_WORDS = { k: "general", a: "advisor", b: "elephant", n: "horse", r: "chariot", c: "cannon",
+                        p: "soldier" };
+const XIANGQI_LETTERS = { k: "K", a: "A", b: "E", n: "H", r: "R", c: "C", p: "P" }; // WXF
+const XIANGQI_WOOD = "#eed9a6", XIANGQI_LINE = "#5a3d1b";
+let xiangqiSelection = { fen: null, from: null };
+let chineseFont = null; // whether the browser can draw the characters (else: WXF letters)
+
+// A machine without a Chinese font draws every character as the same empty box: compare the
+// pixels of a piece's character with those of a code point no font has.
+function canDrawChinese() {
+  if (chineseFont !== null) return chineseFont;
+  try {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 40;
+    const context = canvas.getContext("2d");
+    const pixels = (text) => {
+      context.clearRect(0, 0, 40, 40);
+      context.font = "32px serif";
+      context.fillText(text, 2, 32);
+      return context.getImageData(0, 0, 40, 40).data.join(",");
+    };
+    chineseFont = pixels("帅") !== pixels("\u{10FFFD}");
+  } catch {
+    chineseFont = true;
+  }
+  return chineseFont;
+}
+
+function drawXiangqi(container, position, ui) {
+  const view = position.view;
+  const step = 100, margin = 80;
+  const width = 8 * step + 2 * margin, height = 9 * step + 2 * margin;
+  const at = (i) => margin + i * step;
+  const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board xiangqi", role: "grid",
+                             "aria-label": "xiangqi board" }, container);
+  fitWidth(board, width, height);
+  svg("rect", { x: 0, y: 0, width, height, rx: 14, class: "frame xiangqi-wood",
+                style: `fill: ${XIANGQI_WOOD}; stroke: #b88a3a; stroke-width: 4` }, board);
+  const lines = svg("g", { stroke: XIANGQI_LINE, "stroke-width": 3, class: "lines" }, board);
+  for (let r = 0; r < 10; r++) svg("line", { x1: at(0), y1: at(r), x2: at(8), y2: at(r) }, lines);
+  for (let c = 0; c < 9; c++) {
+    if (c === 0 || c === 8) {
+      svg("line", { x1: at(c), y1: at(0), x2: at(c), y2: at(9) }, lines);
+    } else {
+      svg("line", { x1: at(c), y1: at(0), x2: at(c), y2: at(4) }, lines);
+      svg("line", { x1: at(c), y1: at(5), x2: at(c), y2: at(9) }, lines);
+    }
+  }
+  for (const top of [0, 7]) { // the palaces' diagonals
+    svg("line", { x1: at(3), y1: at(top), x2: at(5), y2: at(top + 2) }, lines);
+    svg("line", { x1: at(5), y1: at(top), x2: at(3), y2: at(top + 2) }, lines);
+  }
+  svg("rect", { x: at(0) - 8, y: at(0) - 8, width: 8 * step + 16, height: 9 * step + 16, fill: "none",
+                stroke: XIANGQI_LINE, "stroke-width": 5 }, board);
+  const river = svg("g", { "font-size": 52, fill: XIANGQI_LINE, "text-anchor": "middle",
+                           "dominant-baseline": "central", class: "river", opacity: 0.8 }, board);
+  const chinese = canDrawChinese();
+  svg("text", { x: at(2), y: (at(4) + at(5)) / 2 }, river).textContent = chinese ? "楚 河" : "river";
+  svg("text", { x: at(6), y: (at(4) + at(5)) / 2 }, river).textContent = chinese ? "漢 界" : "river";
+  const labels = svg("g", { "font-size": 30, "text-anchor": "middle", "dominant-baseline": "central",
+                            fill: "#6d5c44", class: "coordinates" }, board);
+  for (let c = 0; c < 9; c++) {
+    svg("text", { x: at(c), y: height - 16, class: "coord" }, labels).textContent = view.files[c];
+  }
+  for (let r = 0; r < 10; r++) {
+    svg("text", { x: margin / 2 - 12, y: at(r), class: "coord" }, labels).textContent = view.ranks[r];
+  }
+  if (xiangqiSelection.fen !== view.fen) xiangqiSelection = { fen: view.fen, from: null };
+  const selected = xiangqiSelection.from;
+  const targets = new Map();
+  for (const option of (selected && view.moves[selected]) || []) targets.set(option.to, option);
+  const pvFirst = ui.pv && ui.pv.length ? ui.pv[0] : null;
+  for (let r = 0; r < 10; r++) {
+    for (let c = 0; c < 9; c++) {
+      const name = view.files[c] + view.ranks[r];
+      const cx = at(c), cy = at(r);
+      const piece = view.board[r][c];
+      const cell = svg("g", { class: "point", "data-square": name, role: "gridcell" }, board);
+      svg("rect", { x: cx - step / 2, y: cy - step / 2, width: step, height: step, fill: "transparent",
+                    class: "hit" }, cell);
+      if (pvFirst && (pvFirst.slice(0, 2) === name || pvFirst.slice(2, 4) === name)) {
+        svg("circle", { cx, cy, r: step * 0.49, fill: "none", stroke: "rgba(40, 110, 200, 0.85)",
+                        "stroke-width": 6, class: "pv" }, cell);
+      }
+      if (piece) {
+        const red = piece === piece.toUpperCase();
+        const colour = red ? "#b3261e" : "#1d1b19";
+        let ring = colour;
+        if (name === selected) ring = "#2e7d32";
+        if (view.check === name) ring = "#e53935";
+        svg("circle", { cx, cy, r: step * 0.44, class: `piece ${red ? "red" : "black"}`,
+                        style: `fill: #fbf3df; stroke: ${ring}; stroke-width: ${name === selected || view.check === name ? 8 : 4}` }, cell);
+        svg("circle", { cx, cy, r: step * 0.36, fill: "none", stroke: colour, "stroke-width": 2 }, cell);
+        svg("text", { x: cx, y: cy + 2, "text-anchor": "middle", "dominant-baseline": "central",
+                      "font-size": 50, fill: colour, "font-weight": 600, class: "glyph",
+                      "pointer-events": "none" }, cell).textContent =
+          canDrawChinese() ? XIANGQI_NAMES[piece] : XIANGQI_LETTERS[piece.toLowerCase()];
+        svg("title", {}, cell).textContent = `${red ? "red" : "black"} ${XIANGQI_WORDS[piece.toLowerCase()]} ${name}`;
+      }
+      if (targets.has(name)) {
+        const option = targets.get(name);
+        svg("circle", { cx, cy, r: piece ? step * 0.47 : step * 0.14,
+                        fill: piece ? "none" : "rgba(30, 110, 50, 0.6)",
+                        stroke: piece ? "rgba(30, 110, 50, 0.8)" : "none", "stroke-width": 7,
+                        class: "target", "data-move": option.move, "pointer-events": "none" }, cell);
+        svg("title", {}, cell).textContent = `${option.name} (${option.move})`;
+      }
+      const movable = ui.canMove && (view.moves[name] || targets.has(name));
+      if (movable) cell.classList.add("playable");
+      cell.style.cursor = movable ? "pointer" : "default";
+    }
+  }
+  board.addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-square]");
+    if (!cell || !ui.canMove) return;
+    const name = cell.getAttribute("data-square");
+    if (targets.has(name)) {
+      xiangqiSelection = { fen: view.fen, from: null };
+      ui.onMove(targets.get(name).move);
+      return;
+    }
+    xiangqiSelection = { fen: view.fen, from: view.moves[name] && name !== selected ? name : null };
+    container.replaceChildren();
+    drawXiangqi(container, position, ui);
+  });
 }
