@@ -112,3 +112,32 @@ def test_a_book_built_on_ray_is_byte_identical_and_resumes(ray_runner, tmp_path:
     assert main(["book", "build", "connect4", "--size", "5x4", "--depth", "3", "--output",
                  str(local), "--workers", "1"]) == 0
     assert path.read_bytes() == local.read_bytes()
+
+
+def test_table_levels_come_after_the_tables_they_need() -> None:
+    from yipan.games.chess.tablebase import FOUR_PIECE, dependencies, plan
+
+    levels = plan(["KPK", *FOUR_PIECE])
+    seen: set[str] = set()
+    for level in levels:
+        names = {material.name for material in level}
+        for material in level:
+            assert {sub.name for sub in dependencies(material)} <= seen, material.name
+        seen |= names
+    assert [m.name for m in levels[0]][:2] == ["KQK", "KRK"]  # KPK's promotions first
+    assert "KPK" in seen and "KQKP" in seen and len(seen) == len(set(seen))
+
+
+def test_tables_built_on_ray_are_the_one_process_tables(ray_runner, tmp_path: Path) -> None:
+    """``yipan tablebase build chess KPK --ray local``: KQK and KRK at once, then KPK (it
+    promotes into them); every file is the one-process build's, byte for byte."""
+    from yipan.cli.main import main
+    from yipan.games.chess.tablebase import build
+
+    build(["KPK"], tmp_path / "one")
+    assert main(["tablebase", "build", "chess", "KPK", "--output", str(tmp_path / "ray"),
+                 "--ray", "local", "--workers", "2"]) == 0
+    names = sorted(path.name for path in (tmp_path / "one").iterdir())
+    assert names == ["KPK.tb", "KQK.tb", "KRK.tb"]
+    for name in names:
+        assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
