@@ -106,7 +106,7 @@ def _run_one(function: Callable[..., Any], job: Sequence[Any], index: int,
 def _result_of(get: Callable[[], Any], index: int, on_error: str) -> Any:
     try:
         return get()
-    except (KeyboardInterrupt, ClusterError):
+    except (KeyboardInterrupt, ClusterError, BrokenProcessPool):
         raise
     except Exception as error:  # noqa: BLE001 - a unit's own failure, reported with its index
         message = f"unit {index} failed: {type(error).__name__}: {error}"
