@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python benchmarks/gomoku.py                 # short run (about two minutes)
     PYTHONPATH=src python benchmarks/gomoku.py --pairs 5 --time 1.0 --positions 8   # longer
+    PYTHONPATH=src python benchmarks/gomoku.py --pairs 5 --workers 2     # or --ray [ADDRESS]
 
 Prints:
 1. nodes/s of the numba alpha-beta against the same depth-limited search in plain Python
@@ -12,6 +13,12 @@ Prints:
    them: yipan against a random brain, a greedy one-ply brain, and itself at a lower depth
    without threat search. Colours alternate; each opening of a few random stones is played
    twice with the colours swapped.
+
+The games of a match are units of work (``play_one``: the brains' commands, the opening, the
+colours and the turn time in; the winner, the length and yipan's slowest answer out; each game
+starts its own brains) run through ``yipan.cluster.run_match``: one after another by default,
+on ``--workers`` local processes, or on a Ray cluster with ``--ray [ADDRESS]``. The openings
+are drawn first, so the games are the same however they are spread.
 
 The machine's cores are shared: figures are noisy; compare ratios within one run.
 """
@@ -30,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from yipan.cluster import add_cluster_arguments, make_runner, run_match  # noqa: E402
 from yipan.games.gomoku.rules import Gomoku  # noqa: E402
 
 # -- the simple brains: Gomocup brains in a few lines, run as `gomoku.py --brain NAME` --
@@ -191,31 +199,44 @@ def play_game(game: Gomoku, black: Pipe, white: Pipe, opening: list[int]) -> tup
     return outcome.winner, len(played)
 
 
-def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: int,
-          opening_stones: int, turn_ms: int, rng: random.Random) -> tuple[Score, float]:
+def play_one(size: int, ours: list[str], theirs: list[str], name: str, opening: list[int],
+             yipan_colour: int, turn_ms: int) -> tuple[int | None, int, float]:
+    """One game, a unit of work: both brains started for it. Returns (the winner: 0 yipan,
+    1 the other, None a draw; the moves; yipan's slowest answer in seconds)."""
+    game = Gomoku(size)
     yipan = Pipe("yipan", ours)
     other = Pipe(name, theirs)
-    for brain in (yipan, other):
-        assert brain.ask(f"START {game.size}") == "OK"
-        brain.send(f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0")
-    score = Score()
+    try:
+        for brain in (yipan, other):
+            assert brain.ask(f"START {game.size}") == "OK"
+            brain.send(f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0")
+        black, white = (yipan, other) if yipan_colour == 0 else (other, yipan)
+        winner, moves = play_game(game, black, white, opening)
+    finally:
+        yipan.close()
+        other.close()
+    return (None if winner is None else 0 if winner == yipan_colour else 1), moves, yipan.slowest
+
+
+def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: int,
+          opening_stones: int, turn_ms: int, rng: random.Random, runner) -> tuple[Score, float]:
+    centre = game.size // 2
+    jobs = []
     for _ in range(pairs):
-        centre = game.size // 2
         opening = rng.sample([game.point(x, y) for x in range(centre - 3, centre + 4)
                               for y in range(centre - 3, centre + 4)], opening_stones)
-        for yipan_colour in (0, 1):
-            black, white = (yipan, other) if yipan_colour == 0 else (other, yipan)
-            winner, moves = play_game(game, black, white, opening)
-            score.moves.append(moves)
-            if winner is None:
-                score.draws += 1
-            elif winner == yipan_colour:
-                score.wins += 1
-            else:
-                score.losses += 1
-    slowest = yipan.slowest
-    yipan.close()
-    other.close()
+        jobs += [(game.size, ours, theirs, name, opening, colour, turn_ms) for colour in (0, 1)]
+    score = Score()
+    slowest = 0.0
+    for winner, moves, yipan_slowest in run_match(play_one, jobs, runner=runner):
+        score.moves.append(moves)
+        slowest = max(slowest, yipan_slowest)
+        if winner is None:
+            score.draws += 1
+        elif winner == 0:
+            score.wins += 1
+        else:
+            score.losses += 1
     return score, slowest
 
 
@@ -299,6 +320,7 @@ def main() -> int:
     parser.add_argument("--low-depth", type=int, default=2,
                         help="depth of the weaker yipan (no threat search)")
     parser.add_argument("--skip-matches", action="store_true")
+    add_cluster_arguments(parser)
     args = parser.parse_args()
     if args.brain:
         simple_brain(args.brain, args.seed)
@@ -320,10 +342,11 @@ def main() -> int:
         (f"yipan depth {args.low_depth}, no threats",
          [*ours, "--max-depth", str(args.low_depth), "--no-threats"]),
     ]
+    runner = make_runner(args.ray, args.workers)
     for name, command in opponents:
         start = time.perf_counter()
         score, slowest = match(game, ours, command, name, args.pairs, args.opening_stones,
-                               turn_ms, rng)
+                               turn_ms, rng, runner)
         print(f"vs {name}: {score}; slowest yipan answer {slowest:.2f} s "
               f"(turn limit {args.time:g} s); {time.perf_counter() - start:.0f} s")
     return 0

@@ -208,11 +208,13 @@ class Progress:
         self.done = self.failed = self.retried = 0
         self.start = self.last = clock()
 
-    def advance(self, result: Any, retried: int = 0) -> None:
-        """One unit's result came back (a ``UnitFailed`` counts as failed)."""
+    def advance(self, result: Any, retried: int | None = None) -> None:
+        """One unit's result came back (a ``UnitFailed`` counts as failed); ``retried``: the
+        runner's count of units run again so far, when it keeps one."""
         self.done += 1
         self.failed += isinstance(result, UnitFailed)
-        self.retried = retried
+        if retried is not None:
+            self.retried = retried
         now = self.clock()
         if now - self.last >= self.every or self.done == self.total:
             self.last = now
@@ -247,7 +249,7 @@ def run_units(runner: Runner, function: Callable[..., Any], jobs: Iterable[Seque
     jobs = list(jobs)
     progress = Progress(len(jobs), say or (lambda _text: None), label, every)
     for result in runner.map_units(function, jobs):
-        progress.advance(result, getattr(runner, "retried", 0))
+        progress.advance(result, getattr(runner, "retried", None))
         yield result
 
 

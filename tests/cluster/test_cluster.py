@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from yipan.cluster import ClusterError, LocalRunner, UnitFailed, make_runner
+from yipan.cluster import (
+    ClusterError,
+    LocalRunner,
+    Progress,
+    UnitFailed,
+    make_runner,
+    run_match,
+    run_units,
+)
 
 JOBS = [(n,) for n in range(12)]
 
@@ -30,6 +38,63 @@ def die_once(marker: str, n: int) -> int:
         Path(marker).write_text("died")
         os._exit(1)
     return n * n
+
+
+def tictactoe_game(seed: int, nodes: int) -> tuple[list[int], int | None]:
+    """A match's unit: one game of 4x4 three-in-a-row between seeded MCTS players at node
+    limits (the first with ``nodes``, the second with a quarter); (moves, winner)."""
+    import random
+
+    from yipan.core import Limit
+    from yipan.games.tictactoe.rules import TicTacToe
+    from yipan.players import play_match
+    from yipan.search.mcts import MCTSPlayer
+
+    game = TicTacToe("4x4", 3)
+    players = [MCTSPlayer(Limit(nodes=nodes), random.Random(seed)),
+               MCTSPlayer(Limit(nodes=nodes // 4), random.Random(seed + 1))]
+    result = play_match(game, players)
+    return [int(m) for m in result.moves], result.outcome.winner  # type: ignore[call-overload]
+
+
+MATCH = [(seed, 120) for seed in range(4)]
+
+
+def replayed_winner(moves: list[int]) -> int | None:
+    from yipan.games.tictactoe.rules import TicTacToe
+
+    game = TicTacToe("4x4", 3)
+    state = game.initial_state()
+    for move in moves:
+        state = game.play_checked(state, move)
+    outcome = game.outcome(state)
+    assert outcome is not None  # the game was played to its end
+    return outcome.winner
+
+
+def test_progress_counts_units_failures_retries_and_time_left() -> None:
+    now = [0.0]
+    lines: list[str] = []
+    progress = Progress(4, lines.append, "games", every=5.0, clock=lambda: now[0])
+    now[0] = 2.0
+    progress.advance("a")  # within the 5 s: nothing said
+    assert lines == []
+    now[0] = 10.0
+    progress.advance(UnitFailed(1, "boom"), retried=1)
+    assert lines == ["games: 2/4 done, 1 failed, 1 retried; 0.20/s, 10 s so far, "
+                     "about 10 s left"]
+    now[0] = 11.0
+    progress.advance("c")
+    progress.advance("d")  # the last is always said
+    assert lines[-1].startswith("games: 4/4 done, 1 failed, 1 retried") and lines[-1].endswith(
+        "done")
+
+
+def test_run_units_says_its_progress() -> None:
+    lines: list[str] = []
+    assert list(run_units(LocalRunner(1), square, JOBS, say=lines.append)) == [
+        n * n for n in range(12)]
+    assert lines[-1].startswith("units: 12/12 done, 0 failed, 0 retried")
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -141,3 +206,17 @@ def test_tables_built_on_ray_are_the_one_process_tables(ray_runner, tmp_path: Pa
     assert names == ["KPK.tb", "KQK.tb", "KRK.tb"]
     for name in names:
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+
+
+def test_a_seeded_match_is_the_same_on_ray_and_locally(ray_runner) -> None:
+    """The games of a match as units: on one process, on two, and on a local Ray cluster,
+    the same records in the same order; each record replays to the winner it says."""
+    told: list[int] = []
+    one = run_match(tictactoe_game, MATCH, None, 1, say=None,
+                    on_game=lambda index, _record: told.append(index))
+    assert told == [0, 1, 2, 3]
+    assert len({tuple(moves) for moves, _ in one}) > 1  # the seeds make different games
+    for moves, winner in one:
+        assert replayed_winner(moves) == winner
+    assert run_match(tictactoe_game, MATCH, None, 2, say=None) == one
+    assert run_match(tictactoe_game, MATCH, runner=ray_runner, say=None) == one
