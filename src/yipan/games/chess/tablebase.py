@@ -272,15 +272,18 @@ def plan(names: Iterable[str]) -> list[list[Material]]:
 
 def build_unit(name: str, sub_files: dict[str, bytes]) -> tuple[bytes, float]:
     """One unit of work: the table ``name`` built from its sub-tables' files (their bytes,
-    so that the unit runs on any machine), as the bytes of its own file, and its seconds.
+    so that the unit runs on any machine), as the bytes of its own file, and the CPU seconds
+    it took (the unit's cost, whatever else the machine runs).
 
     The file holds nothing of where or when it was built: a table built here, on another
     process or on a cluster is the same, byte for byte."""
+    start = time.process_time()
     built = {}
     for sub, data in sub_files.items():
         built[sub] = _table_of_bytes(data, f"{sub}{SUFFIX}")
     table = build_table(parse_signature(name), built)
-    return table_bytes(table), table.seconds
+    data = table_bytes(table)
+    return data, time.process_time() - start
 
 
 MapUnits = Callable[[Callable[..., Any], list[tuple[Any, ...]]], Iterable[Any]]
@@ -325,7 +328,7 @@ def build(names: Iterable[str], output: Path, *,
             write_atomically(path, data)
             table = _table_of_bytes(data, path.name)
             say(f"{material.name}: {table.values.shape[0]:,} positions, longest mate "
-                f"{(table.longest_mate_plies + 1) // 2} moves, {seconds:.1f} s, "
+                f"{(table.longest_mate_plies + 1) // 2} moves, {seconds:.1f} CPU-s, "
                 f"{len(data):,} bytes")
     return [output / f"{material.name}{SUFFIX}" for material in wanted]
 
