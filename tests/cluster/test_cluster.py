@@ -220,3 +220,43 @@ def test_a_seeded_match_is_the_same_on_ray_and_locally(ray_runner) -> None:
         assert replayed_winner(moves) == winner
     assert run_match(tictactoe_game, MATCH, None, 2, say=None) == one
     assert run_match(tictactoe_game, MATCH, runner=ray_runner, say=None) == one
+
+
+def solve_unit_but_the_second(width: int, height: int, positions: list) -> list:
+    """The book's unit, except that the unit holding the second position of ply 3 raises."""
+    from yipan.games.connect4 import ConnectFour
+    from yipan.games.connect4.book import positions_at, solve_unit
+
+    second = positions_at(ConnectFour(width, height), 3)[1]
+    if tuple(second) in [tuple(p) for p in positions]:
+        raise ValueError("this unit is cursed")
+    return solve_unit(width, height, positions)
+
+
+def test_a_book_unit_that_raises_is_named_and_skipped_or_stops(tmp_path: Path) -> None:
+    """``--on-error skip``: the other units are solved and saved, the failed one is said with
+    its position, no book is written; the next run solves only that unit. ``stop``: the
+    build stops at it."""
+    from yipan.core import YipanError
+    from yipan.games.connect4 import ConnectFour
+    from yipan.games.connect4.book import build, positions_at, solve_unit, units_of
+
+    game = ConnectFour(5, 4)
+    path = tmp_path / "c4.book"
+    with pytest.raises(ClusterError, match="unit 0 failed: ValueError: this unit is cursed"):
+        build(game, path, 3, unit_size=10, map_units=lambda jobs: LocalRunner(1).map_units(
+            solve_unit_but_the_second, jobs))
+    said: list[str] = []
+    with pytest.raises(YipanError, match=r"1 unit\(s\) failed \(0\): the book is not written"):
+        build(game, path, 3, unit_size=10, progress=said.append,
+              map_units=lambda jobs: LocalRunner(1, on_error="skip").map_units(
+                  solve_unit_but_the_second, jobs))
+    assert any(line.startswith("unit 0 (10 positions from ply 3, the first with key")
+               and "cursed; skipped" in line for line in said)
+    assert not path.exists()
+    report = build(game, path, 3, unit_size=10,
+                   map_units=lambda jobs: LocalRunner(1).map_units(solve_unit, jobs))
+    units = len(units_of(positions_at(game, 3), 10))
+    assert units > 1 and report.units_done_before == units - 1  # only unit 0 solved again
+    build(game, tmp_path / "plain.book", 3, unit_size=10, workers=1)
+    assert path.read_bytes() == (tmp_path / "plain.book").read_bytes()
