@@ -30,6 +30,7 @@ import argparse
 import importlib.util
 import multiprocessing
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -244,13 +245,28 @@ def stderr_line(text: str) -> None:
 
 def run_units(runner: Runner, function: Callable[..., Any], jobs: Iterable[Sequence[Any]], *,
               say: Callable[[str], None] | None = stderr_line, label: str = "units",
-              every: float = 5.0) -> Iterator[Any]:
-    """``runner.map_units`` with a progress line every ``every`` seconds (``say=None``: none)."""
+              every: float = 10.0) -> Iterator[Any]:
+    """``runner.map_units`` with a progress line every ``every`` seconds (``say=None``: none),
+    said even while no unit ends (units of minutes: a table, a game)."""
     jobs = list(jobs)
     progress = Progress(len(jobs), say or (lambda _text: None), label, every)
-    for result in runner.map_units(function, jobs):
-        progress.advance(result, getattr(runner, "retried", None))
-        yield result
+    stop = threading.Event()
+
+    def heartbeat() -> None:
+        while not stop.wait(every):
+            if progress.clock() - progress.last >= every:
+                progress.last = progress.clock()
+                progress.say(progress.line())
+
+    beating = threading.Thread(target=heartbeat, daemon=True)
+    if say is not None and jobs:
+        beating.start()
+    try:
+        for result in runner.map_units(function, jobs):
+            progress.advance(result, getattr(runner, "retried", None))
+            yield result
+    finally:
+        stop.set()
 
 
 # -- matches ------------------------------------------------------------------------------------

@@ -97,6 +97,28 @@ def test_run_units_says_its_progress() -> None:
     assert lines[-1].startswith("units: 12/12 done, 0 failed, 0 retried")
 
 
+HEARD: list[str] = []
+
+
+def wait_to_be_heard(n: int) -> int:
+    """A long unit: it ends once the progress line has been said while it ran."""
+    import threading
+
+    for _ in range(600):
+        if HEARD:
+            return n
+        threading.Event().wait(0.05)
+    raise AssertionError("no progress line while the unit ran")
+
+
+def test_progress_is_said_while_a_long_unit_runs() -> None:
+    HEARD.clear()
+    assert list(run_units(LocalRunner(1), wait_to_be_heard, [(7,)], say=HEARD.append,
+                          every=0.05)) == [7]
+    assert HEARD[0].startswith("units: 0/1 done, 0 failed, 0 retried")
+    assert HEARD[-1].startswith("units: 1/1 done")
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_local_units_come_back_in_order(workers: int) -> None:
     assert list(LocalRunner(workers).map_units(square, JOBS)) == [n * n for n in range(12)]
@@ -260,3 +282,33 @@ def test_a_book_unit_that_raises_is_named_and_skipped_or_stops(tmp_path: Path) -
     assert units > 1 and report.units_done_before == units - 1  # only unit 0 solved again
     build(game, tmp_path / "plain.book", 3, unit_size=10, workers=1)
     assert path.read_bytes() == (tmp_path / "plain.book").read_bytes()
+
+
+def test_an_interrupted_table_build_resumes_with_the_tables_it_has(tmp_path: Path) -> None:
+    """The driver stopped after the first table (KQK) came back: run again, the tables
+    already there are kept (not rebuilt) and the rest built, the files the same."""
+    from yipan.games.chess.tablebase import build
+
+    built: list[str] = []
+
+    def stopped_after_one(function, jobs):
+        for job in jobs[:1]:
+            built.append(job[0])
+            yield function(*job)
+        raise KeyboardInterrupt
+
+    def counted(function, jobs):
+        for job in jobs:
+            built.append(job[0])
+            yield function(*job)
+
+    with pytest.raises(KeyboardInterrupt):
+        build(["KPK"], tmp_path / "resumed", map_units=stopped_after_one)
+    assert sorted(p.name for p in (tmp_path / "resumed").iterdir()) == ["KQK.tb"]
+    built.clear()
+    build(["KPK"], tmp_path / "resumed", map_units=counted)
+    assert built == ["KRK", "KPK"]  # KQK kept
+    build(["KPK"], tmp_path / "whole")
+    for name in ("KQK.tb", "KRK.tb", "KPK.tb"):
+        assert (tmp_path / "resumed" / name).read_bytes() == (tmp_path / "whole" / name
+                                                              ).read_bytes()
