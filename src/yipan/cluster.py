@@ -42,6 +42,7 @@ from typing import Any, Protocol
 from .core import YipanError
 
 RETRIES = 3  # runs of a unit whose worker died, after the first
+CONNECT_SECONDS = 5.0  # to reach a cluster's head before Ray is asked to join it
 IN_FLIGHT_PER_CPU = 2  # units submitted ahead of the results read, per CPU (bounded memory)
 
 
@@ -132,6 +133,7 @@ class RayRunner:
                     ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                              configure_logging=False, runtime_env=_same_yipan())
                 else:
+                    _check_reachable(address)
                     ray.init(address=address, log_to_driver=False, configure_logging=False)
             except (ConnectionError, RuntimeError, ValueError) as error:
                 raise ClusterError(f"cannot reach the Ray cluster at {address!r}: "
@@ -177,6 +179,21 @@ class RayRunner:
                 raise ClusterError(message) from None
         raise ClusterError(f"unit {index}: its worker died {RETRIES + 1} times; run the "
                            "job again to resume")
+
+
+def _check_reachable(address: str) -> None:
+    """A ``host:port`` that nothing answers is one line at once (Ray would retry for
+    minutes, logging as it goes)."""
+    import socket
+
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or "://" in address:
+        return  # "auto", or a form Ray reads itself
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        raise ClusterError(f"cannot reach the Ray cluster at {address!r}: {error} (is "
+                           "'ray start --head' running there?)") from None
 
 
 def _same_yipan() -> dict[str, Any]:

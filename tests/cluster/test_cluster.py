@@ -312,3 +312,23 @@ def test_an_interrupted_table_build_resumes_with_the_tables_it_has(tmp_path: Pat
     for name in ("KQK.tb", "KRK.tb", "KPK.tb"):
         assert (tmp_path / "resumed" / name).read_bytes() == (tmp_path / "whole" / name
                                                               ).read_bytes()
+
+
+def test_a_cluster_nobody_answers_is_one_line(tmp_path: Path) -> None:
+    """``--ray HOST:PORT`` where no Ray head listens: exit status 2 and one line, at once
+    (Ray itself would retry for minutes); nothing is built."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("ray", reason="the Ray tests need the cluster extra")
+    src = Path(__file__).resolve().parents[2] / "src"
+    done = subprocess.run(
+        [sys.executable, "-m", "yipan", "tablebase", "build", "chess", "KQK", "--output",
+         str(tmp_path), "--ray", "127.0.0.1:1"], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(src)})
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "yipan: error: cannot reach the Ray cluster at '127.0.0.1:1': ")
+    assert lines[0].endswith("(is 'ray start --head' running there?)")
+    assert list(tmp_path.iterdir()) == []
