@@ -278,9 +278,10 @@ def run_units(runner: Runner, function: Callable[..., Any], jobs: Iterable[Seque
     beating = threading.Thread(target=heartbeat, daemon=True)
     if say is not None and jobs:
         beating.start()
+    before = getattr(runner, "retried", None)  # a runner that counts its retries
     try:
         for result in runner.map_units(function, jobs):
-            progress.advance(result, getattr(runner, "retried", None))
+            progress.advance(result, None if before is None else runner.retried - before)  # type: ignore[attr-defined]
             yield result
     finally:
         stop.set()

@@ -160,9 +160,12 @@ def test_ray_gives_the_local_results(ray_runner) -> None:
 
 def test_a_worker_killed_mid_unit_is_run_again(ray_runner, tmp_path: Path) -> None:
     marker = str(tmp_path / "died-once")
-    results = list(ray_runner.map_units(die_once, [(marker, n) for n in range(8)]))
+    lines: list[str] = []
+    results = list(run_units(ray_runner, die_once, [(marker, n) for n in range(8)],
+                             say=lines.append))
     assert Path(marker).exists()  # unit 3's first worker did die
     assert results == [n * n for n in range(8)]
+    assert lines[-1].startswith("units: 8/8 done, 0 failed, 1 retried")
 
 
 def test_a_unit_that_raises_on_ray_is_named(ray_runner) -> None:
