@@ -3,6 +3,7 @@
     PYTHONPATH=src python benchmarks/chess.py                      # everything, about 20 min
     PYTHONPATH=src python benchmarks/chess.py --only perft,search  # parts by name
     PYTHONPATH=src python benchmarks/chess.py --wac-time 0.5 --games 20 --ladder-games 20
+    PYTHONPATH=src python benchmarks/chess.py --only sunfish,ladder --workers 2   # or --ray
 
 Prints:
 1. perft: leaves a second of the numba counter (bulk counting at the last ply) on the usual
@@ -17,6 +18,12 @@ Prints:
    played twice with the colours swapped;
 5. a ladder against Stockfish (``$STOCKFISH`` or ``stockfish`` on PATH) with
    ``UCI_LimitStrength``/``UCI_Elo``: the highest rung where yipan scores 50% or more.
+
+The games of a match are units of work (``play_one``: the engines' commands and options, the
+opening, the colours and the time in; the result out; each game starts its own engines) run
+through ``yipan.cluster.run_match``: one after another by default, on ``--workers`` local
+processes, or on a Ray cluster with ``--ray [ADDRESS]`` (the engines' paths must then exist
+on every machine). Two games at once on two cores each get a core: the time a move is kept.
 
 External engines are used when present and reported absent otherwise; nothing is installed.
 The reference data come from $YIPAN_DATA or ../shared/data. The machine's cores are shared
@@ -41,6 +48,7 @@ sys.path.insert(0, str(ROOT / "src"))
 import chess  # noqa: E402
 import chess.engine  # noqa: E402
 
+from yipan.cluster import add_cluster_arguments, make_runner, run_match  # noqa: E402
 from yipan.core import Limit  # noqa: E402
 from yipan.games.chess import Chess  # noqa: E402
 from yipan.games.chess.engine import Engine  # noqa: E402
@@ -216,19 +224,31 @@ def play_game(white, black, opening: str, limit: chess.engine.Limit) -> str:
     return outcome.result() if outcome is not None else "1/2-1/2"
 
 
-def match(ours, theirs, games: int, limit: chess.engine.Limit, label: str) -> float:
+def play_one(white: list[str], black: list[str], white_options: dict, black_options: dict,
+             opening: str, move_time: float) -> str:
+    """One game, a unit of work: both engines started for it; the result for white."""
+    engines = [open_engine(white, white_options), open_engine(black, black_options)]
+    try:
+        return play_game(engines[0], engines[1], opening, chess.engine.Limit(time=move_time))
+    finally:
+        for engine in engines:
+            engine.quit()
+
+
+def match(ours: tuple[list[str], dict], theirs: tuple[list[str], dict], games: int,
+          move_time: float, label: str, runner) -> float:
     """Games alternating colours over the openings; returns yipan's score (0..1)."""
-    points = 0.0
-    record = {"win": 0, "draw": 0, "loss": 0}
+    jobs = []
     for number in range(games):
         opening = OPENINGS[(number // 2) % len(OPENINGS)]
-        yipan_white = number % 2 == 0
-        white, black = (ours, theirs) if yipan_white else (theirs, ours)
-        for engine in (ours, theirs):
-            engine.protocol.send_line("ucinewgame")
-        result = play_game(white, black, opening, limit)
+        white, black = (ours, theirs) if number % 2 == 0 else (theirs, ours)
+        jobs.append((white[0], black[0], white[1], black[1], opening, move_time))
+    results = run_match(play_one, jobs, runner=runner)
+    points = 0.0
+    record = {"win": 0, "draw": 0, "loss": 0}
+    for number, result in enumerate(results):
         score = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-        ours_score = score if yipan_white else 1 - score
+        ours_score = score if number % 2 == 0 else 1 - score
         points += ours_score
         record["win" if ours_score == 1 else "loss" if ours_score == 0 else "draw"] += 1
     print(f"  {label}: +{record['win']} ={record['draw']} -{record['loss']} "
@@ -236,45 +256,32 @@ def match(ours, theirs, games: int, limit: chess.engine.Limit, label: str) -> fl
     return points / games
 
 
-def bench_sunfish(games: int, move_time: float) -> None:
+def bench_sunfish(games: int, move_time: float, runner) -> None:
     section(f"match against sunfish ({move_time} s a move each, {games} games)")
     path = os.environ.get("SUNFISH")
     if not path or not Path(path).exists():
         print("  sunfish not found: set SUNFISH to its sunfish.py (for example a checkout of "
               "github.com/thomasahle/sunfish outside this repository); skipped")
         return
-    ours = open_engine(yipan_command(), {"Hash": 64})
-    theirs = open_engine([sys.executable, path])
-    try:
-        match(ours, theirs, games, chess.engine.Limit(time=move_time), "yipan vs sunfish")
-    finally:
-        ours.quit()
-        theirs.quit()
+    match((yipan_command(), {"Hash": 64}), ([sys.executable, path], {}), games, move_time,
+          "yipan vs sunfish", runner)
 
 
-def bench_ladder(games: int, move_time: float) -> None:
+def bench_ladder(games: int, move_time: float, runner) -> None:
     section(f"ladder against Stockfish's UCI_Elo ({move_time} s a move, {games} games a rung)")
     path = (os.environ.get("STOCKFISH") or shutil.which("stockfish")
             or shutil.which("stockfish", path="/usr/games"))  # where Debian puts it
     if not path:
         print("  stockfish not found (set STOCKFISH or put it on PATH); skipped")
         return
-    ours = open_engine(yipan_command(), {"Hash": 64})
     held = None
-    try:
-        for elo in LADDER:
-            theirs = open_engine([path], {"UCI_LimitStrength": True, "UCI_Elo": elo,
-                                          "Threads": 1, "Hash": 16})
-            try:
-                score = match(ours, theirs, games, chess.engine.Limit(time=move_time),
-                              f"yipan vs Stockfish UCI_Elo {elo}")
-            finally:
-                theirs.quit()
-            if score < 0.5:
-                break
-            held = elo
-    finally:
-        ours.quit()
+    for elo in LADDER:
+        theirs = ([path], {"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1, "Hash": 16})
+        score = match((yipan_command(), {"Hash": 64}), theirs, games, move_time,
+                      f"yipan vs Stockfish UCI_Elo {elo}", runner)
+        if score < 0.5:
+            break
+        held = elo
     print(f"  highest rung held at 50% or more: {held if held else 'none'}")
 
 
@@ -294,6 +301,7 @@ def main() -> None:
                         help="seconds a move in the sunfish match")
     parser.add_argument("--ladder-games", type=int, default=20)
     parser.add_argument("--ladder-time", type=float, default=0.2)
+    add_cluster_arguments(parser)
     args = parser.parse_args()
     parts = set(args.only.split(","))
     start = time.perf_counter()
@@ -305,10 +313,11 @@ def main() -> None:
         bench_search(args.search_nodes)
     if "wac" in parts:
         bench_wac(args.wac_time, args.wac_positions, args.wac_nodes, args.wac_compare)
+    runner = make_runner(args.ray, args.workers) if parts & {"sunfish", "ladder"} else None
     if "sunfish" in parts:
-        bench_sunfish(args.games, args.move_time)
+        bench_sunfish(args.games, args.move_time, runner)
     if "ladder" in parts:
-        bench_ladder(args.ladder_games, args.ladder_time)
+        bench_ladder(args.ladder_games, args.ladder_time, runner)
 
 
 if __name__ == "__main__":

@@ -44,12 +44,9 @@ def main() -> int:
     print(f"{len(jobs)} units of {args.unit_size} positions (6x5, ply {args.depth})")
     runners: dict[str, list[Runner]] = {"local": [LocalRunner(1), LocalRunner(2)]}
     if importlib.util.find_spec("ray") is not None:
-        import ray
-
         started = time.perf_counter()
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        one = RayRunner("local", 2)  # a local cluster of 2 CPUs, its workers on this yipan
         print(f"Ray started in {time.perf_counter() - started:.1f} s (paid once, not timed)")
-        one = RayRunner("local", 2)
         runners["ray"] = [one, one]
     else:
         print("Ray is not installed: local processes only (pip install -e '.[cluster]')")

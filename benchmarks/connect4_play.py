@@ -1,7 +1,7 @@
 """Connect Four: the player against a perfect opponent; does it ever throw away a result?
 
     PYTHONPATH=src python benchmarks/connect4_play.py [--wins N] [--draws N] [--openings N]
-        [--times 1,3] [--seed S] [--clock cpu|wall]
+        [--times 1,3 | --nodes N] [--seed S] [--clock cpu|wall] [--workers N] [--ray [ADDRESS]]
 
 Three tests, each at every move time given:
 
@@ -27,7 +27,14 @@ best-scored columns.
 Reported: results kept, the ply of each game's first mistake (a move after which the player's
 proved result is worse), the player's time per move (median, max) and how its moves were
 found (strategy book, proved by a solve, or a judgement). ``--clock cpu`` (the default) gives
-the player CPU seconds a move, fair on a shared machine; ``wall`` gives it wall seconds.
+the player CPU seconds a move, fair on a shared machine; ``wall`` gives it wall seconds;
+``--nodes N`` gives it N solver nodes a move instead, and the games are then the same
+wherever they are played.
+
+Each game is a unit of work (``play_one``: plain data in, its record out) run through
+``yipan.cluster.run_match``: one after another here by default, on ``--workers`` local
+processes, or on a Ray cluster with ``--ray [ADDRESS]``; every game starts from a fresh
+opponent table, so a game's record does not depend on the games played before it.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from yipan.cluster import add_cluster_arguments, run_match
 from yipan.games.connect4 import ConnectFour, Position
 from yipan.games.connect4.book import shipped_book
 from yipan.games.connect4.player import ConnectFourPlayer
@@ -103,6 +111,13 @@ class Oracle:
                 return col
         raise AssertionError("no move keeps the proved result")
 
+    def fresh(self) -> Oracle:
+        """The oracle as new (its table emptied, nothing remembered), for the next game."""
+        self.solver.reset()
+        self.outcomes.clear()
+        self.outcome_only = 0
+        return self
+
     def close(self) -> None:
         if self.process is not None and self.process.stdin is not None:
             self.process.stdin.close()
@@ -118,6 +133,9 @@ class Game:
     first_mistake: int | None = None  # ply
     seconds: list[float] = field(default_factory=list)
     sources: dict[str, int] = field(default_factory=dict)
+    budget: str = ""  # the player's: "1 s" or "50000 nodes"
+    reply: int | None = None  # the opponent's first reply (an opening game)
+    outcome_only: int = 0  # the opponent's moves chosen by the outcome alone
 
 
 def random_start(game: ConnectFour, oracle: Oracle, rng: random.Random, outcome: int
@@ -174,20 +192,45 @@ def play(game: ConnectFour, oracle: Oracle, player: ConnectFourPlayer, record: G
     return record
 
 
+_ORACLES: dict[str | None, Oracle] = {}  # one a worker process, emptied for each game
+
+
+def play_one(kind: str, moves: str, seconds: float | None, nodes: int | None, clock_name: str,
+             seed: int, index: int, reply: int | None, program: str | None) -> Game:
+    """One game, a unit of work: plain data in, its record out."""
+    game = ConnectFour()
+    position = game.initial_state()
+    for char in moves:
+        position = game.play(position, int(char) - 1)
+    if program not in _ORACLES:
+        _ORACLES[program] = Oracle(game, program)
+    oracle = _ORACLES[program].fresh()
+    clock = time.process_time if clock_name == "cpu" else time.perf_counter
+    player = ConnectFourPlayer(game, random.Random(seed + index), seconds, shipped_book(),
+                               strategy=shipped_strategy(), nodes=nodes, clock=clock)
+    budget = f"{nodes} nodes" if nodes is not None else f"{seconds:g} s"
+    record = play(game, oracle, player, Game(kind, moves, budget=budget, reply=reply),
+                  position, moves, random.Random(seed + 1000 + index), clock, reply)
+    record.outcome_only = oracle.outcome_only
+    return record
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wins", type=int, default=6)
     parser.add_argument("--draws", type=int, default=4)
     parser.add_argument("--openings", type=int, default=2)
     parser.add_argument("--times", default="1,3", help="seconds a move, comma-separated")
+    parser.add_argument("--nodes", type=int, default=None,
+                        help="solver nodes a move instead of seconds (games that repeat)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--kinds", default="wins,draws,openings",
                         help="which games to play (the starts are drawn for all, so a "
                              "subset replays the same positions)")
+    add_cluster_arguments(parser)
     args = parser.parse_args()
     game = ConnectFour()
-    clock = time.process_time if args.clock == "cpu" else time.perf_counter
     program = os.environ.get("YIPAN_C4_ORACLE")
     oracle = Oracle(game, program)
     print(f"opponent: {'the reference program ' + program if program else 'our exact solver'}"
@@ -199,39 +242,43 @@ def main() -> int:
     starts = [("wins", *random_start(game, oracle, rng, 1)) for _ in range(args.wins)]
     starts += [("draws", *random_start(game, oracle, rng, 0)) for _ in range(args.draws)]
     starts += [("openings", "", game.initial_state()) for _ in range(args.openings)]
-    print(f"{len(starts)} games a move time; starts: "
+    oracle.close()
+    print(f"{len(starts)} games a move budget; starts: "
           + " ".join(moves or "(empty)" for _, moves, _ in starts), flush=True)
-    for seconds in [float(t) for t in args.times.split(",")]:
-        records = []
-        for index, (kind, moves, position) in enumerate(starts):
-            if kind not in args.kinds.split(","):
-                continue
-            player = ConnectFourPlayer(game, random.Random(args.seed + index), seconds,
-                                       shipped_book(), strategy=strategy, clock=clock)
-            reply = (index - args.wins - args.draws) % game.width if kind == "openings" \
-                else None
-            record = play(game, oracle, player, Game(kind, moves), position, moves,
-                          random.Random(args.seed + 1000 + index), clock, reply)
-            records.append(record)
-            start = moves or f"(empty; 4 {reply + 1})" if reply is not None else moves
-            print(f"  {seconds:g} s  {kind:<8} {start:<12} "
-                  f"{['lost', 'drew', 'won'][record.result + 1]:<5} "
-                  f"{'kept' if record.kept else 'THROWN AWAY at ply ' + str(record.first_mistake)}"
-                  f"  moves by {record.sources}", flush=True)
-        print(f"\n{seconds:g} s a move ({args.clock}):")
+    budgets: list[tuple[float | None, int | None]] = (
+        [(None, args.nodes)] if args.nodes is not None
+        else [(float(t), None) for t in args.times.split(",")])
+    games = [(kind, moves, seconds, nodes, args.clock, args.seed, index,
+              (index - args.wins - args.draws) % game.width if kind == "openings" else None,
+              program)
+             for seconds, nodes in budgets
+             for index, (kind, moves, _) in enumerate(starts)
+             if kind in args.kinds.split(",")]
+
+    def said(_index: int, record: Game) -> None:
+        start = f"(empty; 4 {record.reply + 1})" if record.reply is not None else record.start
+        print(f"  {record.budget}  {record.kind:<8} {start:<12} "
+              f"{['lost', 'drew', 'won'][record.result + 1]:<5} "
+              f"{'kept' if record.kept else 'THROWN AWAY at ply ' + str(record.first_mistake)}"
+              f"  moves by {record.sources}", flush=True)
+
+    records = run_match(play_one, games, args.ray, args.workers, on_game=said)
+    for budget in dict.fromkeys(r.budget for r in records):
+        group_of_budget = [r for r in records if r.budget == budget]
+        print(f"\n{budget} a move ({args.clock if args.nodes is None else 'nodes'}):")
         for kind in ("wins", "draws", "openings"):
-            group = [r for r in records if r.kind == kind]
+            group = [r for r in group_of_budget if r.kind == kind]
             if not group:
                 continue
             mistakes = sorted(r.first_mistake for r in group if r.first_mistake is not None)
             print(f"  {kind:<9} kept {sum(r.kept for r in group)}/{len(group)}; first "
                   f"mistakes at plies {mistakes or '-'}")
-        times = [t for r in records for t in r.seconds]
-        print(f"  time a move: median {statistics.median(times):.2f} s, max {max(times):.2f} s "
-              f"over {len(times)} moves\n", flush=True)
+        times = [t for r in group_of_budget for t in r.seconds]
+        if times:
+            print(f"  time a move: median {statistics.median(times):.2f} s, max "
+                  f"{max(times):.2f} s over {len(times)} moves\n", flush=True)
     print(f"opponent moves chosen by the outcome alone (the exact score too dear): "
-          f"{oracle.outcome_only}")
-    oracle.close()
+          f"{sum(r.outcome_only for r in records)}")
     return 0
 
 

@@ -3,6 +3,7 @@
     PYTHONPATH=src python benchmarks/go.py --speed-only            # playout figures only
     PYTHONPATH=src python benchmarks/go.py --games 40 --time 5     # the match of the issue
     PYTHONPATH=src python benchmarks/go.py --games 4 --time 1 --no-pachi
+    PYTHONPATH=src python benchmarks/go.py --no-speed --games 40 --time 5 --ray  # on Ray
 
 Prints:
 1. 9x9 playouts per second from the empty board, in CPU time (``time.process_time``): light
@@ -16,6 +17,12 @@ Prints:
    komi 7.5; area scoring. A game ends by resignation or two passes; it is scored by GNU Go's
    ``final_score`` (a referee instance that replays the game) and by yipan's, and the two
    are compared.
+
+The games of a match are units of work (``play_one``: the opponent's command, the colours,
+the time, the size in; the game's record out; each game starts its own engines) run through
+``yipan.cluster.run_match``: one after another by default, on ``--workers`` local processes,
+or on a Ray cluster with ``--ray [ADDRESS]`` (the engines' paths must then exist on every
+machine). ``--budget`` holds across them: a game not begun by then is not played.
 
 External engines come from PATH, or from ``$GNUGO`` / ``$PACHI``; when one is missing the
 script says so and skips its match. It installs nothing.
@@ -38,6 +45,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from yipan.cluster import add_cluster_arguments, make_runner, run_match  # noqa: E402
 from yipan.games.go import board as kernel  # noqa: E402
 from yipan.games.go.engine import PATTERNS, Engine, warm_up  # noqa: E402
 from yipan.games.go.playout import heavy_playouts, light_playouts  # noqa: E402
@@ -170,34 +178,47 @@ def play_game(yipan: GtpProcess, opponent: GtpProcess, referee: GtpProcess | Non
                       yipan_time / max(1, yipan_moves))
 
 
-def match(opponent_command: list[str], name: str, games: int, seconds: float, size: int,
-          komi: float, budget: float, gnugo: str | None) -> None:
+def play_one(opponent_command: list[str], name: str, yipan_black: bool, seconds: float,
+             size: int, komi: float, gnugo: str | None, deadline: float) -> GameResult | None:
+    """One game, a unit of work: its engines started for it; None when it begins after
+    ``deadline`` (``time.time()``: the match's budget is spent)."""
+    if time.time() > deadline:
+        return None
     yipan_command = [sys.executable, "-m", "yipan", "gtp", "--time", str(seconds)]
     yipan = GtpProcess(yipan_command, "yipan")
     scorer = GtpProcess(yipan_command, "yipan-scorer")
     opponent = GtpProcess(opponent_command, name)
     referee = GtpProcess([gnugo, "--mode", "gtp", "--chinese-rules"], "gnugo-referee") \
         if gnugo and name != "gnugo" else None
-    wins = played = draws = agreements = judged = 0
-    started = time.perf_counter()
     try:
-        for number in range(games):
-            if time.perf_counter() - started > budget:
-                print(f"  (time budget of {budget:.0f} s used: stopping after {played} games)")
-                break
-            result = play_game(yipan, opponent, referee, scorer, number % 2 == 0, size, komi)
-            played += 1
-            wins += result.winner == "yipan"
-            draws += result.winner == ""
-            if result.agree is not None:
-                judged += 1
-                agreements += result.agree
-            print(f"  game {number + 1}: yipan {'black' if result.yipan_colour == 'b' else 'white'}"
-                  f", {result.moves} moves, winner {result.winner or 'none'} ({result.how}), "
-                  f"yipan {result.seconds_per_move:.2f} s/move", flush=True)
+        return play_game(yipan, opponent, referee, scorer, yipan_black, size, komi)
     finally:
         for engine in (yipan, scorer, opponent) + ((referee,) if referee else ()):
             engine.close()
+
+
+def match(opponent_command: list[str], name: str, games: int, seconds: float, size: int,
+          komi: float, budget: float, gnugo: str | None, runner) -> None:
+    deadline = time.time() + budget
+    jobs = [(opponent_command, name, number % 2 == 0, seconds, size, komi, gnugo, deadline)
+            for number in range(games)]
+
+    def said(number: int, result: GameResult | None) -> None:
+        if result is not None:
+            print(f"  game {number + 1}: yipan "
+                  f"{'black' if result.yipan_colour == 'b' else 'white'}, {result.moves} moves, "
+                  f"winner {result.winner or 'none'} ({result.how}), yipan "
+                  f"{result.seconds_per_move:.2f} s/move", flush=True)
+
+    results = [r for r in run_match(play_one, jobs, runner=runner, on_game=said)
+               if r is not None]
+    played = len(results)
+    if played < games:
+        print(f"  (time budget of {budget:.0f} s used: {played} games played)")
+    wins = sum(r.winner == "yipan" for r in results)
+    draws = sum(r.winner == "" for r in results)
+    judged = sum(r.agree is not None for r in results)
+    agreements = sum(bool(r.agree) for r in results)
     if played:
         print(f"yipan against {name}: {wins}/{played} won ({wins / played:.0%}), {draws} drawn; "
               f"komi {komi}, {size}x{size}, yipan {seconds:g} s a move; scores agreed on the "
@@ -239,6 +260,7 @@ def main() -> int:
     parser.add_argument("--no-pachi", action="store_true", help="no match against Pachi")
     parser.add_argument("--no-gnugo", action="store_true", help="no match against GNU Go")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the speed test")
+    add_cluster_arguments(parser)
     args = parser.parse_args()
     if not args.no_speed:
         playout_speed(args.rounds, 4000)
@@ -246,6 +268,7 @@ def main() -> int:
         return 0
     gnugo = find_engine("GNUGO", "gnugo", "GNU Go")
     pachi = find_engine("PACHI", "pachi", "Pachi")
+    runner = make_runner(args.ray, args.workers)
     if args.no_gnugo:
         pass
     elif gnugo is None:
@@ -253,7 +276,7 @@ def main() -> int:
     else:
         print(f"match against GNU Go level 10 ({gnugo}), up to {args.games} games:")
         match([gnugo, "--mode", "gtp", "--level", "10", "--chinese-rules"], "gnugo",
-              args.games, args.time, args.size, args.komi, args.budget, gnugo)
+              args.games, args.time, args.size, args.komi, args.budget, gnugo, runner)
     if args.no_pachi:
         pass
     elif pachi is None:
@@ -262,7 +285,7 @@ def main() -> int:
         print(f"match against Pachi ({pachi}) at {args.time:g} s a move, up to {args.games} games:")
         match([pachi, "-t", f"={int(args.time * 1000)}:{int(args.time * 1000)}",
                "--nodcnn", "threads=1"],
-              "pachi", args.games, args.time, args.size, args.komi, args.budget, gnugo)
+              "pachi", args.games, args.time, args.size, args.komi, args.budget, gnugo, runner)
     return 0
 
 

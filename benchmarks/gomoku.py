@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python benchmarks/gomoku.py                 # short run (about two minutes)
     PYTHONPATH=src python benchmarks/gomoku.py --pairs 5 --time 1.0 --positions 8   # longer
+    PYTHONPATH=src python benchmarks/gomoku.py --pairs 5 --workers 2     # or --ray [ADDRESS]
 
 Prints:
 1. nodes/s of the numba alpha-beta against the same depth-limited search in plain Python
@@ -17,6 +18,12 @@ Prints:
    rule (a forbidden move forfeits: the count is printed); under renju also how the engine's
    forbidden points (counted on line shapes) compare with the rules' exact ones on random
    crowded positions.
+
+The games of a match are units of work (``play_one``: the brains' commands, the opening, the
+colours and the turn time in; the winner, the length and yipan's slowest answer out; each game
+starts its own brains) run through ``yipan.cluster.run_match``: one after another by default,
+on ``--workers`` local processes, or on a Ray cluster with ``--ray [ADDRESS]``. The openings
+are drawn first, so the games are the same however they are spread.
 
 The machine's cores are shared: figures are noisy; compare ratios within one run.
 """
@@ -35,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from yipan.cluster import add_cluster_arguments, make_runner, run_match  # noqa: E402
 from yipan.games.gomoku.rules import Gomoku  # noqa: E402
 
 # -- the simple brains: Gomocup brains in a few lines, run as `gomoku.py --brain NAME` --
@@ -219,17 +227,34 @@ def play_game(game: Gomoku, black: Pipe, white: Pipe, opening: list[int]
     return outcome.winner, len(played), 0
 
 
-def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: int,
-          opening_stones: int, turn_ms: int, rng: random.Random) -> tuple[Score, float]:
+def play_one(size: int, rule: str, ours: list[str], theirs: list[str], name: str,
+             opening: list[int], yipan_colour: int, turn_ms: int
+             ) -> tuple[int | None, int, float, int]:
+    """One game, a unit of work: both brains started for it. Returns (the winner: 0 yipan,
+    1 the other, None a draw; the moves; yipan's slowest answer in seconds; 1 if a brain
+    forfeited by an illegal move)."""
+    game = Gomoku(size, rule)
     yipan = Pipe("yipan", ours)
     other = Pipe(name, theirs)
-    for brain in (yipan, other):
-        brain.send(f"INFO rule {RULE_BITS[game.rule]}")
-        assert brain.ask(f"START {game.size}") == "OK"
-        brain.send(f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0")
-    score = Score()
+    try:
+        for brain in (yipan, other):
+            brain.send(f"INFO rule {RULE_BITS[game.rule]}")
+            assert brain.ask(f"START {game.size}") == "OK"
+            brain.send(f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0")
+        black, white = (yipan, other) if yipan_colour == 0 else (other, yipan)
+        winner, moves, forfeit = play_game(game, black, white, opening)
+    finally:
+        yipan.close()
+        other.close()
+    return ((None if winner is None else 0 if winner == yipan_colour else 1), moves,
+            yipan.slowest, forfeit)
+
+
+def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: int,
+          opening_stones: int, turn_ms: int, rng: random.Random, runner) -> tuple[Score, float]:
+    centre = game.size // 2
+    jobs = []
     for _ in range(pairs):
-        centre = game.size // 2
         while True:  # (under renju, an opening whose black stones are allowed)
             opening = rng.sample([game.point(x, y) for x in range(centre - 3, centre + 4)
                                   for y in range(centre - 3, centre + 4)], opening_stones)
@@ -240,20 +265,20 @@ def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: in
                 break
             except ValueError:
                 continue
-        for yipan_colour in (0, 1):
-            black, white = (yipan, other) if yipan_colour == 0 else (other, yipan)
-            winner, moves, forfeit = play_game(game, black, white, opening)
-            score.moves.append(moves)
-            score.forfeits += forfeit
-            if winner is None:
-                score.draws += 1
-            elif winner == yipan_colour:
-                score.wins += 1
-            else:
-                score.losses += 1
-    slowest = yipan.slowest
-    yipan.close()
-    other.close()
+        jobs += [(game.size, game.rule, ours, theirs, name, opening, colour, turn_ms)
+                 for colour in (0, 1)]
+    score = Score()
+    slowest = 0.0
+    for winner, moves, yipan_slowest, forfeit in run_match(play_one, jobs, runner=runner):
+        score.moves.append(moves)
+        score.forfeits += forfeit
+        slowest = max(slowest, yipan_slowest)
+        if winner is None:
+            score.draws += 1
+        elif winner == 0:
+            score.wins += 1
+        else:
+            score.losses += 1
     return score, slowest
 
 
@@ -377,6 +402,7 @@ def main() -> int:
                         help="further rules to measure, comma-separated (or none)")
     parser.add_argument("--rule-pairs", type=int, default=1,
                         help="openings per opponent under each further rule")
+    add_cluster_arguments(parser)
     args = parser.parse_args()
     if args.brain:
         simple_brain(args.brain, args.seed)
@@ -406,12 +432,13 @@ def main() -> int:
                  greedy, weaker]
     schedule = [("freestyle", opponents, args.pairs)]
     schedule += [(rule, [greedy, weaker], args.rule_pairs) for rule in rules]
+    runner = make_runner(args.ray, args.workers)
     for rule, against, pairs in schedule:
         game = Gomoku(15, rule)
         for name, command in against:
             start = time.perf_counter()
             score, slowest = match(game, ours, command, name, pairs, args.opening_stones,
-                                   turn_ms, rng)
+                                   turn_ms, rng, runner)
             print(f"{rule}: vs {name}: {score}; slowest yipan answer {slowest:.2f} s "
                   f"(turn limit {args.time:g} s); {time.perf_counter() - start:.0f} s")
     return 0

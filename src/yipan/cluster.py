@@ -17,21 +17,32 @@ and asking for it without it is one clear line. On Ray, a unit whose worker proc
 run again (``RETRIES`` times) and gives the same result, since a unit is a pure function of its
 job; a unit that raises is reported with its index, and the job stops or goes on as the caller
 chose (``on_error``).
+
+``run_units`` wraps ``map_units`` with a progress line on stderr every few seconds (units
+done, failed, retried, units/s, the time left), and ``run_match`` runs the games of a match
+as units (one game a unit), for the match runners of benchmarks/ (``add_cluster_arguments``
+gives them ``--ray`` and ``--workers``).
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import multiprocessing
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from .core import YipanError
 
 RETRIES = 3  # runs of a unit whose worker died, after the first
+CONNECT_SECONDS = 5.0  # to reach a cluster's head before Ray is asked to join it
 IN_FLIGHT_PER_CPU = 2  # units submitted ahead of the results read, per CPU (bounded memory)
 
 
@@ -97,7 +108,7 @@ def _run_one(function: Callable[..., Any], job: Sequence[Any], index: int,
 def _result_of(get: Callable[[], Any], index: int, on_error: str) -> Any:
     try:
         return get()
-    except (KeyboardInterrupt, ClusterError):
+    except (KeyboardInterrupt, ClusterError, BrokenProcessPool):
         raise
     except Exception as error:  # noqa: BLE001 - a unit's own failure, reported with its index
         message = f"unit {index} failed: {type(error).__name__}: {error}"
@@ -120,47 +131,78 @@ class RayRunner:
             try:
                 if address == "local":  # a cluster of this machine, for this job
                     ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
-                             configure_logging=False)
+                             configure_logging=False, runtime_env=_same_yipan())
                 else:
+                    _check_reachable(address)
                     ray.init(address=address, log_to_driver=False, configure_logging=False)
             except (ConnectionError, RuntimeError, ValueError) as error:
                 raise ClusterError(f"cannot reach the Ray cluster at {address!r}: "
                                    f"{str(error)[:120]}") from None
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.address = address
+        self.retried = 0  # units run again after their worker died
 
     def describe(self) -> str:
         return f"Ray ({self.address}: {self.cpus} CPUs)"
 
     def map_units(self, function: Callable[..., Any], jobs: Iterable[Sequence[Any]]
                   ) -> Iterator[Any]:
-        ray = self.ray
-        remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(function)
-        pending: list[Any] = []
+        # retried here, not by Ray's max_retries, so that the retries can be counted
+        remote = self.ray.remote(max_retries=0, retry_exceptions=False)(function)
+        pending: list[tuple[Any, Sequence[Any]]] = []
         window = self.cpus * IN_FLIGHT_PER_CPU
         index = 0
         for job in jobs:
-            pending.append(remote.remote(*job))
+            pending.append((remote.remote(*job), job))
             if len(pending) >= window:
-                yield self._get(pending.pop(0), index)
+                yield self._get(remote, *pending.pop(0), index)
                 index += 1
         while pending:
-            yield self._get(pending.pop(0), index)
+            yield self._get(remote, *pending.pop(0), index)
             index += 1
 
-    def _get(self, reference: Any, index: int) -> Any:
+    def _get(self, remote: Any, reference: Any, job: Sequence[Any], index: int) -> Any:
         ray = self.ray
-        try:
-            return ray.get(reference)
-        except ray.exceptions.WorkerCrashedError:
-            raise ClusterError(f"unit {index}: its worker died {RETRIES + 1} times; run the "
-                               "job again to resume") from None
-        except ray.exceptions.RayTaskError as error:
-            cause = error.cause if error.cause is not None else error
-            message = f"unit {index} failed: {type(cause).__name__}: {cause}"
-            if self.on_error == "skip":
-                return UnitFailed(index, message)
-            raise ClusterError(message) from None
+        for attempt in range(RETRIES + 1):
+            try:
+                return ray.get(reference)
+            except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError):
+                if attempt == RETRIES:
+                    break
+                self.retried += 1
+                reference = remote.remote(*job)
+            except ray.exceptions.RayTaskError as error:
+                cause = error.cause if error.cause is not None else error
+                message = f"unit {index} failed: {type(cause).__name__}: {cause}"
+                if self.on_error == "skip":
+                    return UnitFailed(index, message)
+                raise ClusterError(message) from None
+        raise ClusterError(f"unit {index}: its worker died {RETRIES + 1} times; run the "
+                           "job again to resume")
+
+
+def _check_reachable(address: str) -> None:
+    """A ``host:port`` that nothing answers is one line at once (Ray would retry for
+    minutes, logging as it goes)."""
+    import socket
+
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or "://" in address:
+        return  # "auto", or a form Ray reads itself
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        raise ClusterError(f"cannot reach the Ray cluster at {address!r}: {error} (is "
+                           "'ray start --head' running there?)") from None
+
+
+def _same_yipan() -> dict[str, Any]:
+    """A local cluster's workers import the driver's yipan (a source tree included)."""
+    import os
+
+    here = str(Path(__file__).resolve().parents[1])
+    paths = [here, *[p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]]
+    return {"env_vars": {"PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}}
 
 
 def make_runner(ray_address: str | None, workers: int = 2, on_error: str = "stop") -> Runner:
@@ -171,3 +213,104 @@ def make_runner(ray_address: str | None, workers: int = 2, on_error: str = "stop
     if ray_address is None:
         return LocalRunner(workers, on_error)
     return RayRunner(ray_address, workers, on_error)
+
+
+# -- progress -----------------------------------------------------------------------------------
+class Progress:
+    """Units done, failed and retried, units/s and the time left: a line every ``every``
+    seconds (and at the end) through ``say``."""
+
+    def __init__(self, total: int, say: Callable[[str], None], label: str = "units",
+                 every: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.total, self.say, self.label, self.every, self.clock = total, say, label, every, clock
+        self.done = self.failed = self.retried = 0
+        self.start = self.last = clock()
+
+    def advance(self, result: Any, retried: int | None = None) -> None:
+        """One unit's result came back (a ``UnitFailed`` counts as failed); ``retried``: the
+        runner's count of units run again so far, when it keeps one."""
+        self.done += 1
+        self.failed += isinstance(result, UnitFailed)
+        if retried is not None:
+            self.retried = retried
+        now = self.clock()
+        if now - self.last >= self.every or self.done == self.total:
+            self.last = now
+            self.say(self.line())
+
+    def line(self) -> str:
+        elapsed = max(1e-9, self.clock() - self.start)
+        rate = self.done / elapsed
+        left = (self.total - self.done) / rate if rate > 0 else float("inf")
+        eta = "done" if self.done >= self.total else (
+            "?" if left == float("inf") else f"about {_duration(left)} left")
+        return (f"{self.label}: {self.done}/{self.total} done, {self.failed} failed, "
+                f"{self.retried} retried; {rate:.2f}/s, {_duration(elapsed)} so far, {eta}")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def stderr_line(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def run_units(runner: Runner, function: Callable[..., Any], jobs: Iterable[Sequence[Any]], *,
+              say: Callable[[str], None] | None = stderr_line, label: str = "units",
+              every: float = 10.0) -> Iterator[Any]:
+    """``runner.map_units`` with a progress line every ``every`` seconds (``say=None``: none),
+    said even while no unit ends (units of minutes: a table, a game)."""
+    jobs = list(jobs)
+    progress = Progress(len(jobs), say or (lambda _text: None), label, every)
+    stop = threading.Event()
+
+    def heartbeat() -> None:
+        while not stop.wait(every):
+            if progress.clock() - progress.last >= every:
+                progress.last = progress.clock()
+                progress.say(progress.line())
+
+    beating = threading.Thread(target=heartbeat, daemon=True)
+    if say is not None and jobs:
+        beating.start()
+    before = getattr(runner, "retried", None)  # a runner that counts its retries
+    try:
+        for result in runner.map_units(function, jobs):
+            progress.advance(result, None if before is None else runner.retried - before)  # type: ignore[attr-defined]
+            yield result
+    finally:
+        stop.set()
+
+
+# -- matches ------------------------------------------------------------------------------------
+def add_cluster_arguments(parser: argparse.ArgumentParser, workers: int = 1) -> None:
+    """``--ray [ADDRESS]`` and ``--workers N`` for a match runner."""
+    parser.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                        help="play the games on a Ray cluster: auto (the cluster this machine "
+                             "belongs to), local (start one here), or host:port (needs pip "
+                             "install -e '.[cluster]')")
+    parser.add_argument("--workers", type=int, default=workers,
+                        help=f"games played at once (default {workers}; local processes, or "
+                             "the CPUs of a local Ray cluster)")
+
+
+def run_match(play_game: Callable[..., Any], games: Sequence[Sequence[Any]],
+              ray_address: str | None = None, workers: int = 1, *,
+              runner: Runner | None = None, say: Callable[[str], None] | None = stderr_line,
+              on_game: Callable[[int, Any], None] | None = None) -> list[Any]:
+    """The records of a match: ``play_game(*game)`` for every game, one game a unit, in the
+    order of ``games`` (a module-level function of plain data: openings, seeds, engine
+    settings). ``on_game(index, record)`` is told of each as it comes back."""
+    runner = runner or make_runner(ray_address, workers)
+    records = []
+    for index, record in enumerate(run_units(runner, play_game, games, say=say,
+                                             label="games")):
+        if on_game is not None:
+            on_game(index, record)
+        records.append(record)
+    return records

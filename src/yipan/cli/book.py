@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..books import build_book
-from ..cluster import make_runner
+from ..cluster import make_runner, run_units
 from ..core import BookRequest, game_spec
 from .common import UsageError, count, game_from_args, parse_game_command, seconds
 
@@ -66,13 +68,16 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     say = (lambda text: print(text, file=sys.stderr, flush=True))  # noqa: E731
     map_units = None
-    if args.ray is not None:
-        if hooks.build_book is None:
-            raise UsageError(f"--ray: {game.info.title}'s book is built in one process (the "
-                             "generic builder shares one table across positions)")
+    if args.ray is not None and hooks.build_book is None:
+        raise UsageError(f"--ray: {game.info.title}'s book is built in one process (the "
+                         "generic builder shares one table across positions)")
+    if hooks.build_book is not None:
         runner = make_runner(args.ray, args.workers, args.on_error)
         say(f"units of work on {runner.describe()}")
-        map_units = runner.map_units
+
+        def map_units(function: Callable[..., Any], jobs: Iterable[Sequence[Any]]
+                      ) -> Iterator[Any]:
+            return run_units(runner, function, jobs, say=say)
     request = BookRequest(output, args.depth, args.workers, progress=say, map_units=map_units)
     if hooks.build_book is not None:
         count_written = hooks.build_book(game, request).positions

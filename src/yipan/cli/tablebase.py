@@ -7,6 +7,10 @@ Names: material as white's pieces then black's, kings included (``KQK``, ``KRKP`
 capture or promotion leads into are built first; tables already in the folder and sound are
 kept. Files are written atomically, each with a checksum; a damaged one is refused (and
 rebuilt by ``build``).
+
+The tables of one level (those whose sub-tables are all built) are independent units of
+work: built on ``--workers`` local processes, or on a Ray cluster with ``--ray [ADDRESS]``;
+the files are the same, byte for byte, wherever they were built.
 """
 
 from __future__ import annotations
@@ -14,10 +18,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
+from ..cluster import make_runner, run_units, stderr_line
 from ..core import CapabilityError
-from .common import print_json
+from .common import count, print_json
 
 GAMES = ("chess",)
 
@@ -35,6 +42,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--output", type=Path, default=None, metavar="DIR",
                        help="where to write (default: $YIPAN_TABLEBASES or "
                             "~/.cache/yipan/tablebases)")
+    build.add_argument("--workers", type=count(1, 64), default=2,
+                       help="tables built at once on local processes (default 2)")
+    build.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                       help="build on a Ray cluster: auto (the cluster this machine belongs "
+                            "to), local (start one here), or host:port (needs pip install "
+                            "-e '.[cluster]')")
+    build.add_argument("--on-error", choices=("stop", "skip"), default="stop",
+                       help="a table that fails: stop (default), or go on without it (and "
+                            "the tables that need it)")
     build.set_defaults(func=run_build)
     info = actions.add_parser("info", help="list and check the tables of a folder")
     info.add_argument("game", help="the game (chess)")
@@ -64,7 +80,15 @@ def run_build(args: argparse.Namespace) -> int:
             names.append(word)
     output = args.output if args.output is not None else tablebase.default_folder()
     start = time.perf_counter()
-    paths = tablebase.build(names, output, progress=lambda line: print(line, flush=True))
+    runner = make_runner(args.ray, args.workers, args.on_error)
+    if args.ray is not None:
+        stderr_line(f"tables built on {runner.describe()}")
+
+    def map_units(function: Callable[..., Any], jobs: list[tuple[Any, ...]]) -> Iterable[Any]:
+        return run_units(runner, function, jobs, label="tables")
+
+    paths = tablebase.build(names, output, progress=lambda line: print(line, flush=True),
+                            map_units=map_units)
     print(f"{len(paths)} table(s) in {output} ({time.perf_counter() - start:.1f} s)")
     return 0
 

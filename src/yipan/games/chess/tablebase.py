@@ -248,59 +248,127 @@ def build_table(material: Material, built: dict[str, Table]) -> Table:
     return Table(material, values, int(values.max()), time.perf_counter() - start)
 
 
+def plan(names: Iterable[str]) -> list[list[Material]]:
+    """The tables to build for ``names`` in levels: a table's sub-tables (its captures and
+    promotions) are in earlier levels, and the tables of one level are independent of each
+    other (units of work that may be built at once)."""
+    level: dict[str, int] = {}
+    tables: dict[str, Material] = {}
+
+    def visit(material: Material) -> int:
+        if material.name not in level:
+            subs = [visit(sub) for sub in dependencies(material)]
+            level[material.name] = 1 + max(subs, default=-1)
+            tables[material.name] = material
+        return level[material.name]
+
+    for name in names:
+        visit(parse_signature(name).canonical()[0])
+    levels: list[list[Material]] = [[] for _ in range(1 + max(level.values(), default=-1))]
+    for name, depth in level.items():  # first met first: the order of the request
+        levels[depth].append(tables[name])
+    return levels
+
+
+def build_unit(name: str, sub_files: dict[str, bytes]) -> tuple[bytes, float]:
+    """One unit of work: the table ``name`` built from its sub-tables' files (their bytes,
+    so that the unit runs on any machine), as the bytes of its own file, and the CPU seconds
+    it took (the unit's cost, whatever else the machine runs).
+
+    The file holds nothing of where or when it was built: a table built here, on another
+    process or on a cluster is the same, byte for byte."""
+    start = time.process_time()
+    built = {}
+    for sub, data in sub_files.items():
+        built[sub] = _table_of_bytes(data, f"{sub}{SUFFIX}")
+    table = build_table(parse_signature(name), built)
+    data = table_bytes(table)
+    return data, time.process_time() - start
+
+
+MapUnits = Callable[[Callable[..., Any], list[tuple[Any, ...]]], Iterable[Any]]
+
+
 def build(names: Iterable[str], output: Path, *,
-          progress: Callable[[str], None] | None = None) -> list[Path]:
+          progress: Callable[[str], None] | None = None,
+          map_units: MapUnits | None = None) -> list[Path]:
     """Build the named tables (and those they need) into ``output``; tables already there
-    and sound are loaded, not rebuilt. Returns the files of the named tables."""
+    and sound are kept, not rebuilt. Returns the files of the named tables.
+
+    The tables are built level by level (``plan``), each level's as independent units
+    (``build_unit``) through ``map_units(function, jobs)`` (one after another here unless
+    given, e.g. local processes or a Ray cluster); each file is written atomically as it
+    comes back, so an interrupted build resumes with the tables it has."""
+    say = progress or (lambda _text: None)
+    names = list(names)
     wanted = [parse_signature(name).canonical()[0] for name in names]
-    order: list[Material] = []
-
-    def visit(material: Material) -> None:
-        if any(m.name == material.name for m in order):
-            return
-        for sub in dependencies(material):
-            visit(sub)
-        order.append(material)
-
-    for material in wanted:
-        visit(material)
-    built: dict[str, Table] = {}
-    for material in order:
-        path = output / f"{material.name}{SUFFIX}"
-        if path.exists():
-            try:
-                built[material.name] = load_table(path)
+    levels = plan(names)
+    run = map_units or (lambda function, jobs: (function(*job) for job in jobs))
+    output.mkdir(parents=True, exist_ok=True)
+    for number, level in enumerate(levels):
+        todo = [material for material in level if not _sound(output, material, say)]
+        for material in list(todo):
+            missing = [sub.name for sub in dependencies(material)
+                       if not (output / f"{sub.name}{SUFFIX}").exists()]
+            if missing:  # a sub-table whose unit failed (and was skipped)
+                say(f"{material.name}: not built (it needs {' '.join(missing)})")
+                todo.remove(material)
+        if not todo:
+            continue
+        say(f"level {number}: {len(todo)} table(s) to build: "
+            f"{' '.join(m.name for m in todo)}")
+        jobs = [(material.name, {sub.name: (output / f"{sub.name}{SUFFIX}").read_bytes()
+                                 for sub in dependencies(material)}) for material in todo]
+        for material, result in zip(todo, run(build_unit, jobs), strict=True):
+            if not isinstance(result, tuple):  # a unit that failed, skipped by the runner
+                say(f"{material.name}: not built ({getattr(result, 'error', result)})")
                 continue
-            except DamagedTableError as error:
-                if progress:
-                    progress(f"{material.name}: {error}; building it again")
-        table = build_table(material, built)
-        save_table(table, path)
-        built[material.name] = table
-        if progress:
-            progress(f"{material.name}: {table.values.shape[0]:,} positions, longest mate "
-                     f"{(table.longest_mate_plies + 1) // 2} moves, {table.seconds:.1f} s, "
-                     f"{path.stat().st_size:,} bytes")
+            data, seconds = result
+            path = output / f"{material.name}{SUFFIX}"
+            write_atomically(path, data)
+            table = _table_of_bytes(data, path.name)
+            say(f"{material.name}: {table.values.shape[0]:,} positions, longest mate "
+                f"{(table.longest_mate_plies + 1) // 2} moves, {seconds:.1f} CPU-s, "
+                f"{len(data):,} bytes")
     return [output / f"{material.name}{SUFFIX}" for material in wanted]
 
 
+def _sound(output: Path, material: Material, say: Callable[[str], None]) -> bool:
+    """Whether the table's file is there and whole (a damaged one is said, and rebuilt)."""
+    path = output / f"{material.name}{SUFFIX}"
+    if not path.exists():
+        return False
+    try:
+        load_table(path)
+    except DamagedTableError as error:
+        say(f"{material.name}: {error}; building it again")
+        return False
+    return True
+
+
 # -- files --------------------------------------------------------------------------------------
-def save_table(table: Table, path: Path) -> None:
+def table_bytes(table: Table) -> bytes:
+    """The file of a table: nothing in it depends on where or when it was built."""
     header = {"signature": table.material.name, "white": table.material.white,
               "black": table.material.black, "pieces": table.material.pieces,
               "entries": int(table.values.shape[0]),
-              "longest_mate_plies": table.longest_mate_plies,
-              "build_seconds": round(table.seconds, 3)}
+              "longest_mate_plies": table.longest_mate_plies}
     payload = zlib.compress(table.values.astype("<i2").tobytes(), 6)
     body = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
     digest = hashlib.sha256(body).hexdigest().encode()
-    write_atomically(path, body + b"\nsha256 " + digest + b"\n")
+    return body + b"\nsha256 " + digest + b"\n"
+
+
+def save_table(table: Table, path: Path) -> None:
+    write_atomically(path, table_bytes(table))
 
 
 def load_table(path: Path) -> Table:
     """A table file, checked whole (checksum, header, size); DamagedTableError if not."""
-    data = Path(path).read_bytes()
-    name = Path(path).name
+    return _table_of_bytes(Path(path).read_bytes(), Path(path).name)
+
+
+def _table_of_bytes(data: bytes, name: str) -> Table:
     trailer = data.rfind(b"\nsha256 ")
     if not data.startswith(MAGIC) or trailer < 0:
         raise DamagedTableError(f"{name}: not a yipan table file")

@@ -247,8 +247,16 @@ def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
         results: Iterable = pool.map(_solve_unit_star, jobs)
     else:
         results = (map_units or (lambda js: map(_solve_unit_star, js)))(jobs)
+    failed: list[int] = []
     try:
         for count, (index, result) in enumerate(zip(todo, results, strict=True), 1):
+            error = getattr(result, "error", None)
+            if error is not None:  # a unit the runner skipped (on_error="skip")
+                failed.append(index)
+                current, mask, moves = units[index][0]
+                say(f"unit {index} ({len(units[index])} positions from ply {moves}, the first "
+                    f"with key {game.key(Position(current, mask, moves))}): {error}; skipped")
+                continue
             saved = io.BytesIO()
             np.save(saved, np.array(result, np.int64).reshape(-1, 2))
             write_atomically(_unit_file(work, index), saved.getvalue())
@@ -260,6 +268,11 @@ def build(game: ConnectFour, path: str | Path, depth: int, *, workers: int = 2,
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+    if failed:
+        raise YipanError(f"{len(failed)} unit(s) failed ({', '.join(map(str, failed[:10]))}"
+                         f"{'...' if len(failed) > 10 else ''}): the book is not written; the "
+                         f"others are saved in {work}, and running the build again retries "
+                         "only these")
 
     solved = np.concatenate([_load_unit(_unit_file(work, i)) for i in range(len(units))]
                             or [np.zeros((0, 2), np.int64)])
