@@ -27,12 +27,20 @@ def prepare_for(game: Game, say: Say | None = None) -> float:
     hooks = game_spec(game.info.name).load_hooks()
     if hooks.prepare is None:
         return 0.0
-    announced = threading.Event()
+    prepare = hooks.prepare
+    return announced(lambda: prepare(game), game.info.title, say)
+
+
+def announced(work: Callable[[], object], title: str, say: Say | None) -> float:
+    """Run ``work`` (loading or compiling an engine's kernels); if it is still running after
+    ``ANNOUNCE_AFTER`` seconds, ``say`` what is happening, and then how long it took.
+    Returns the seconds it took. ``say`` is called from a timer thread while ``work`` runs."""
+    happened = threading.Event()
 
     def announce() -> None:
-        announced.set()
+        happened.set()
         if say is not None:
-            say(f"preparing the {game.info.title} engine: numba compiles its kernels the first "
+            say(f"preparing the {title} engine: numba compiles its kernels the first "
                 "time they run on a machine (up to a minute), then keeps them...")
 
     timer = threading.Timer(ANNOUNCE_AFTER, announce)
@@ -40,11 +48,11 @@ def prepare_for(game: Game, say: Say | None = None) -> float:
     start = time.perf_counter()
     timer.start()
     try:
-        hooks.prepare(game)
+        work()
     finally:
         timer.cancel()
     seconds = time.perf_counter() - start
-    if announced.is_set() and say is not None:
+    if happened.is_set() and say is not None:
         say(f"ready in {seconds:.1f} s (later runs load the compiled kernels in about a "
             "second)")
     return seconds

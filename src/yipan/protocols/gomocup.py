@@ -24,12 +24,14 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ..core.text import quote, read_int
 from ..core.version import VERSION
 from ..games.gomoku.rules import MAX_SIZE, MIN_SIZE
+from ..prepare import announced
 
 if TYPE_CHECKING:  # the engine loads its kernels: imported when a board is made
     from ..games.gomoku.engine import Engine
@@ -69,6 +71,7 @@ class Brain:
         self.max_memory = 0
         self.board_lines: list[tuple[int, int, int]] | None = None
         self.ended = False
+        self.say: Callable[[str], None] | None = None  # a line out at once (serve sets it)
 
     # -- the command loop ---------------------------------------------------------------------
     def handle(self, line: str) -> list[str]:
@@ -222,7 +225,11 @@ class Brain:
             stones = [(p, int(engine.board.cells[engine.cell(p)]) - 1) for p in engine.moves]
         memory = 64 << 20 if self.max_memory <= 0 else max(1 << 16, self.max_memory // 4)
         engine = Engine(self.size, self.rule, memory_bytes=memory)
-        engine.warm_up()  # load every kernel now, not on the clock of the first move
+        # every kernel loaded now, not on the clock of the first move; on a machine where
+        # numba has not compiled them yet, the manager hears why START takes a while
+        say = self.say
+        announced(engine.warm_up, "Gomoku",
+                  None if say is None else lambda line: say(f"MESSAGE {line}"))
         for point, colour in stones:
             engine.play(point, colour)
         self.engine = engine
@@ -297,10 +304,20 @@ def _integer(text: str, message: str) -> int:
 def serve(lines: Iterable[str], out: TextIO, brain: Brain | None = None) -> int:
     """Run the brain over ``lines`` until END or the end of input; returns 0."""
     brain = brain or Brain()
+    lock = threading.Lock()
+
+    def say(text: str) -> None:  # from the thread that announces a slow START
+        with lock:
+            out.write(_short(text) + "\n")
+            out.flush()
+
+    brain.say = say
     for line in lines:
-        for answer in brain.handle(line):
-            out.write(answer + "\n")
-        out.flush()
+        answers = brain.handle(line)
+        with lock:
+            for answer in answers:
+                out.write(answer + "\n")
+            out.flush()
         if brain.ended:
             break
     return 0

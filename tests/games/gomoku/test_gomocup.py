@@ -128,3 +128,41 @@ def test_a_scripted_session_through_the_process():
     assert answers[7] == "OK" and answers[8] == "OK"
     assert move_of(answers[9]) != (0, 0)
     assert len(answers) == 10
+
+
+def test_a_slow_start_is_announced_with_message_lines_before_ok(monkeypatch):
+    """On a machine where numba has not compiled the kernels, START waits for them: the
+    manager hears why (MESSAGE lines, at once) before the OK, and nothing else changes."""
+    import io
+    import time
+
+    from yipan import prepare
+    from yipan.games.gomoku.engine import Engine
+    from yipan.protocols.gomocup import serve
+
+    heard_during: list[str] = []
+    out = io.StringIO()
+    monkeypatch.setattr(prepare, "ANNOUNCE_AFTER", 0.05)
+
+    def slow_warm_up(self) -> None:  # stands for the first compilation
+        time.sleep(0.3)
+        heard_during.append(out.getvalue())
+
+    monkeypatch.setattr(Engine, "warm_up", slow_warm_up)
+    serve(["START 15\n", "END\n"], out)
+    lines = out.getvalue().splitlines()
+    assert heard_during[0].startswith("MESSAGE preparing the Gomoku engine")
+    assert [line.split()[0] for line in lines] == ["MESSAGE", "MESSAGE", "OK"]
+    assert lines[1].startswith("MESSAGE ready in")
+
+
+def test_a_quick_start_says_only_ok():
+    import io
+
+    from yipan.games.gomoku.engine import Engine
+    from yipan.protocols.gomocup import serve
+
+    Engine(15, "freestyle").warm_up()  # compiled in this process first (a cold CI machine)
+    out = io.StringIO()
+    serve(["START 15\n", "END\n"], out)
+    assert out.getvalue().splitlines() == ["OK"]
