@@ -224,7 +224,8 @@ def kernel_files(package: Path) -> set[str]:
     return {path.name for path in package.glob("*.py") if "@njit" in path.read_text()}
 
 
-@pytest.mark.parametrize("name", ["connect4", "gomoku", "g2048", "holdem", "chess", "go"])
+@pytest.mark.parametrize("name", ["connect4", "gomoku", "g2048", "holdem", "chess", "go",
+                                  "xiangqi"])
 def test_each_game_with_kernels_guards_every_kernel_file(name):
     import importlib
 
@@ -237,4 +238,4 @@ def test_every_package_with_kernels_is_one_of_the_guarded_ones():
     games = Path(yipan.__file__).parent / "games"
     with_kernels = {path.name for path in games.iterdir()
                     if path.is_dir() and kernel_files(path)}
-    assert with_kernels == {"connect4", "gomoku", "g2048", "holdem", "chess", "go"}
+    assert with_kernels == {"connect4", "gomoku", "g2048", "holdem", "chess", "go", "xiangqi"}
