@@ -106,9 +106,9 @@ def test_a_cut_file_or_another_kind_of_file_is_refused(tmp_path):
     with pytest.raises(CorruptNetworkError, match="cannot read"):
         nets.load(tmp_path / "absent.npz")
     pickled = io.BytesIO()
-    with zipfile.ZipFile(pickled, "w") as archive:  # an object array needs pickle: refused
-        with archive.open("header.npy", "w") as member:
-            np.save(member, np.array([{"x": 1}], dtype=object), allow_pickle=True)
+    # an object array needs pickle: refused
+    with zipfile.ZipFile(pickled, "w") as archive, archive.open("header.npy", "w") as member:
+        np.save(member, np.array([{"x": 1}], dtype=object), allow_pickle=True)
     (tmp_path / "pickle.npz").write_bytes(pickled.getvalue())
     with pytest.raises(CorruptNetworkError):
         nets.load(tmp_path / "pickle.npz")

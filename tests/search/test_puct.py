@@ -47,7 +47,7 @@ def test_with_uniform_priors_and_rollouts_puct_chooses_as_uct_and_alphabeta(move
 
 def test_values_are_for_the_side_to_move_and_a_won_position_is_seen_as_won():
     game = TicTacToe()
-    state = replay(game, "a1 a2 b1 b2".split())[-1]  # X to move wins at c1
+    state = replay(game, ["a1", "a2", "b1", "b2"])[-1]  # X to move wins at c1
     result = puct(game, state, rollout_evaluator(game, random.Random(0)),
                   limit=Limit(nodes=300))
     assert result.move == game.parse_move(state, "c1")
