@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "yipan.cli.uci",
     "yipan.cli.tablebase",
     "yipan.cli.gtp",
+    "yipan.cli.train",
 )
 
 

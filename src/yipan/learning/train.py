@@ -86,9 +86,11 @@ def loss_terms(params: Mapping[str, Any], batch: Mapping[str, Any], depth: int) 
 
 
 def fit(network: Network, data: Dataset, settings: Settings, rng: np.random.Generator,
-        progress: Progress | None = None) -> tuple[Network, Report]:
+        progress: Progress | None = None,
+        on_epoch: Callable[[int, Network], None] | None = None) -> tuple[Network, Report]:
     """The network trained on ``data`` for ``settings.epochs`` passes (batches drawn by
-    ``rng``); the weights as float32 numpy arrays again."""
+    ``rng``); the weights as float32 numpy arrays again. ``on_epoch(epoch, network)`` after
+    each pass (a checkpoint)."""
     jax, jnp, optax = _jax()
     depth = network.depth
     params = {name: jnp.asarray(array) for name, array in network.weights.items()}
@@ -112,7 +114,7 @@ def fit(network: Network, data: Dataset, settings: Settings, rng: np.random.Gene
     start = time.process_time()
     done = 0
     sums = np.zeros(3)
-    for _ in range(settings.epochs):
+    for epoch in range(settings.epochs):
         order = rng.permutation(n)
         sums[:] = 0
         for i in range(per_epoch):
@@ -124,10 +126,16 @@ def fit(network: Network, data: Dataset, settings: Settings, rng: np.random.Gene
             sums += (float(total), float(policy_loss), float(value_loss))
             if progress is not None:
                 progress(done, steps, float(total))
+        if on_epoch is not None:
+            on_epoch(epoch + 1, _as_network(network, params))
     means = sums / per_epoch
-    weights = {name: np.asarray(array, np.float32) for name, array in params.items()}
-    trained = replace(network, weights=weights)
+    trained = _as_network(network, params)
     return trained, Report(done, time.process_time() - start, *map(float, means))
+
+
+def _as_network(network: Network, params: Mapping[str, Any]) -> Network:
+    return replace(network, weights={name: np.asarray(array, np.float32)
+                                     for name, array in params.items()})
 
 
 def measure(network: Network, data: Dataset) -> dict[str, float]:
