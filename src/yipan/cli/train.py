@@ -12,6 +12,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -71,16 +72,16 @@ class RichReporter:
 
     def __init__(self, progress: Progress) -> None:
         self.progress = progress
-        self.task: int | None = None
+        self.task: TaskID | None = None
 
     def stage(self, name: str, total: int) -> None:
         if self.task is not None:
             self.progress.update(self.task, visible=True)
-        self.task = self.progress.add_task(name, total=total, note="")  # type: ignore[assignment]
+        self.task = self.progress.add_task(name, total=total, note="")
 
     def advance(self, done: int, note: str = "") -> None:
         if self.task is not None:
-            self.progress.update(self.task, completed=done, note=note)  # type: ignore[arg-type]
+            self.progress.update(self.task, completed=done, note=note)
 
     def say(self, line: str) -> None:
         self.progress.console.print(line, highlight=False)

@@ -8,11 +8,12 @@ softmax over the legal moves only. Values are for the side to move, in [-1, 1].
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from ..core import CapabilityError, Game
+from ..core import CapabilityError, Choice, Game, SearchResult, SearchStats
 from .network import Network, check_fits
 
 VALUE_SCALE = 10_000.0  # alpha-beta's heuristic units per unit of network value
@@ -64,3 +65,20 @@ class NetworkEvaluator:
         _, values = self.network.forward(self.game.encode(state))
         self.evaluations += 1
         return float(values[0]) * VALUE_SCALE
+
+
+class NetworkPlayer:
+    """Plays the network's most likely legal move, no search (``yipan play --ai net``)."""
+
+    name = "network"
+
+    def __init__(self, evaluator: NetworkEvaluator) -> None:
+        self.evaluator = evaluator
+
+    def choose(self, game: Game, state: Any) -> Choice:
+        priors, value = self.evaluator.policy_value(state)
+        move = max(priors, key=priors.__getitem__)
+        result = SearchResult(move=move, value=value, pv=(move,),
+                              move_values=MappingProxyType({move: value}), depth=1,
+                              stats=SearchStats(nodes=1), scale="mean")
+        return Choice(move, result)

@@ -136,7 +136,9 @@ def to_bytes(network: Network) -> bytes:
               "notes": dict(network.notes)}
     buffer = io.BytesIO()
     arrays = {name: np.asarray(a, "<f4") for name, a in network.weights.items()}
-    np.savez(buffer, header=np.frombuffer(json.dumps(header).encode(), np.uint8), **arrays)
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
+    savez: Any = np.savez  # numpy's stub reads ** as its allow_pickle flag
+    savez(buffer, **arrays)
     return buffer.getvalue()
 
 
@@ -182,7 +184,7 @@ def from_bytes(data: bytes, name: str = "network", game: Any = None) -> Network:
     if checksum(arrays) != header["sha256"]:
         raise CorruptNetworkError(f"{name}: checksum mismatch, the weights are damaged or "
                                   "altered")
-    network = Network(header["game"], encoding, header["actions"], arrays,  # type: ignore
+    network = Network(header["game"], (planes, rows, cols), header["actions"], arrays,
                       header["notes"])
     if game is not None:
         check_fits(network, game, name)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..core import Game, Limit
-from ..search.puct import PUCT, Noise, choose_move
+from ..search.puct import PUCT, Noise, choose_move, visits_of
 from .data import Dataset, example, from_examples
 from .evaluate import NetworkEvaluator
 from .network import Network
@@ -53,7 +53,7 @@ def self_play(game: Game, network: Network, games: int, settings: SelfPlay,
         ply = 0
         while game.outcome(state) is None:
             result = search.run(state, Limit(nodes=settings.simulations))
-            visits = dict(result.stats.visits)
+            visits = visits_of(result)
             record.append((state, visits))
             temperature = 1.0 if ply < settings.temperature_moves else 0.0
             state = game.play(state, choose_move(visits, temperature, rng))
@@ -83,7 +83,7 @@ def match(game: Game, first: Network, second: Network, games: int, simulations: 
             search = searches[game.to_move(state)]
             result = search.run(state, Limit(nodes=simulations))
             temperature = 1.0 if ply < opening else 0.0
-            state = game.play(state, choose_move(dict(result.stats.visits), temperature, rng))
+            state = game.play(state, choose_move(visits_of(result), temperature, rng))
             for each in searches:
                 each.advance(state)
             ply += 1

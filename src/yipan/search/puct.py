@@ -265,6 +265,13 @@ def puct(game: Game, state: Any, evaluator: Evaluator, *, limit: Limit,
     return PUCT(game, evaluator, c_puct=c_puct, batch=batch, noise=noise).run(state, limit)
 
 
+def visits_of(result: SearchResult) -> dict[Any, int]:
+    """The root's visits per move of a PUCT (or MCTS) result."""
+    stats = result.stats
+    assert isinstance(stats, MCTSStats)
+    return dict(stats.visits)
+
+
 def choose_move(visits: dict[Any, int], temperature: float, rng: random.Random) -> Any:
     """A move drawn with probability ``visits^(1/temperature)``; at 0 the most visited (ties
     drawn at random)."""
