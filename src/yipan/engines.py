@@ -71,7 +71,7 @@ from .search.alphabeta import search_to_depth
 from .search.expectimax import expectimax
 from .search.mcts import Tree, mcts
 from .search.players import SearchPlayer
-from .search.puct import Evaluator, PUCTPlayer, puct, rollout_evaluator, visits_of
+from .search.puct import PUCT, Evaluator, PUCTPlayer, puct, rollout_evaluator, visits_of
 
 ANALYZE_ENGINES = ("auto", "alphabeta", "mcts", "expectimax", "player", "puct", "net", "random")
 SOLVE_ALGORITHMS = ("auto", "minimax", "alphabeta", "alphabeta-tt", "iterative", "mcts",
@@ -124,10 +124,15 @@ def engines_for(game: Game) -> list[str]:
         names.append("player")
     if is_two_player_search_game(game) and game.info.perfect_information:
         names.append("puct")
-    if game.info.encoding is not None and is_two_player_search_game(game):
-        names.append("net")
+        if has_network(game):
+            names.append("net")
     names.append("random")
     return names
+
+
+def has_network(game: Game) -> bool:
+    """Whether the package ships a network for this game (``yipan.learning.network``)."""
+    return game.info.encoding is not None and nets.shipped_path(game).is_file()
 
 
 def load_network(game: Game, path: str | None = None) -> Network | None:
@@ -167,7 +172,7 @@ def make_player(game: Game, ai: str, level: str, rng: random.Random, time: float
     network's most likely move."""
     if ai == "auto":
         return make_ai(game, level, rng, time)
-    if ai not in engines_for(game) or ai not in ("puct", "net"):
+    if "puct" not in engines_for(game) or ai not in ("puct", "net"):
         raise CapabilityError(f"--ai {ai} cannot play {game.info.title}")
     evaluator, net = evaluator_for(game, rng, network)
     if ai == "net":
@@ -197,7 +202,8 @@ def analyze(game: Game, state: Any, engine: str = "auto", *,
     if engine not in ANALYZE_ENGINES:
         raise UnknownEngineError(
             f"unknown engine {engine!r}; engines: {', '.join(ANALYZE_ENGINES)}")
-    if engine not in engines_for(game):
+    given_network = engine == "net" and bool((request.options or {}).get("network"))
+    if engine not in engines_for(game) and not (given_network and "puct" in engines_for(game)):
         raise CapabilityError(f"{engine} cannot analyse {game.info.title}; engines for it: "
                               f"{', '.join(engines_for(game))}")
     over = _check_position(game, state)
@@ -288,8 +294,8 @@ def think(game: Game, state: Any, engine: str = "auto", *,
     request = request or AnalysisRequest()
     rng = rng or random.Random()
     limit = request.limit
-    if engine not in ("player", "alphabeta", "mcts") or game.outcome(state) is not None \
-            or engine not in engines_for(game):
+    if engine not in ("player", "alphabeta", "mcts", "puct") \
+            or game.outcome(state) is not None or engine not in engines_for(game):
         yield analyze(game, state, engine, request=request, rng=rng, level=level)
         return
     _check_position(game, state)
@@ -304,8 +310,44 @@ def think(game: Game, state: Any, engine: str = "auto", *,
         if not found:  # not even one ply in time: a one-ply search always answers
             yield Analysis.from_search(alphabeta(game, state, depth=1, analysis=True),
                                        "alpha-beta")
+    elif engine == "puct":
+        yield from _puct_thoughts(game, state, request, rng)
     else:
         yield from _mcts_thoughts(game, state, limit, rng)
+
+
+def _puct_thoughts(game: Game, state: Any, request: AnalysisRequest,
+                   rng: random.Random) -> Iterator[Analysis]:
+    """PUCT in slices of ``THINK_EVERY`` seconds on one tree, a report (with the network's
+    policy and value) after each; the limit's simulations and seconds bound the whole."""
+    limit = request.limit
+    if limit is None or not (limit.nodes or limit.time):
+        limit = Limit(nodes=DEFAULT_PUCT_SIMULATIONS,
+                      stop=None if limit is None else limit.stop)
+    evaluator, net = evaluator_for(game, rng, (request.options or {}).get("network"))
+    search = PUCT(game, evaluator)
+    extra: dict[str, Any] = {}
+    if net is not None:
+        priors, value = net.policy_value(state)
+        extra = {"policy": {game.format_move(m): round(p, 4) for m, p in priors.items()},
+                 "network_value": round(value, 4)}
+    start = clock.perf_counter()
+    done = 0
+    while True:
+        left = None if limit.time is None else limit.time - (clock.perf_counter() - start)
+        slice_time = THINK_EVERY if left is None else min(THINK_EVERY, max(left, 0.01))
+        slice_nodes = None if limit.nodes is None else max(limit.nodes - done, 1)
+        result = search.run(state, Limit(nodes=slice_nodes, time=slice_time, stop=limit.stop))
+        done += result.stats.nodes
+        stats = replace(result.stats, nodes=done, elapsed=clock.perf_counter() - start)
+        analysis = Analysis.from_search(replace(result, stats=stats),
+                                        "puct" if net is None else "puct+network")
+        visits = {game.format_move(m): n for m, n in visits_of(result).items()}
+        yield replace(analysis, extra=MappingProxyType({**analysis.extra, **extra,
+                                                        "visits": visits}))
+        if limit.stopped() or (left is not None and left <= THINK_EVERY) \
+                or (limit.nodes is not None and done >= limit.nodes):
+            return
 
 
 def _player_thoughts(game: Game, state: Any, limit: Limit | None, rng: random.Random,

@@ -105,7 +105,8 @@ class PUCT:
     """One search tree and its settings; ``run`` adds simulations to it."""
 
     def __init__(self, game: Game, evaluator: Evaluator, *, c_puct: float = DEFAULT_C_PUCT,
-                 batch: int = 8, noise: Noise | None = None, fpu: float = 0.0) -> None:
+                 batch: int = 8, noise: Noise | None = None, fpu: float = 0.0,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         require(game, two_player_zero_sum=True, perfect_information=True, no_chance=True,
                 algorithm="PUCT")
         self.game = game
@@ -114,6 +115,7 @@ class PUCT:
         self.batch = max(1, batch)
         self.noise = noise
         self.fpu = fpu
+        self.clock = clock  # what a time limit counts (benchmarks: CPU time)
         self.evaluations = 0  # states sent to the evaluator
         self.root: Node | None = None
         self._noised: Node | None = None  # the root that has had its noise
@@ -167,7 +169,7 @@ class PUCT:
     def run(self, state: Any, limit: Limit) -> SearchResult:
         """Simulations from ``state`` (the tree kept when it is the same root) until ``limit``
         (``nodes``: simulations) runs out; the root's figures as a SearchResult."""
-        start = time.perf_counter()
+        start = self.clock()
         if self.game.outcome(state) is not None:
             raise ValueError("the game is over; there is nothing to search")
         if self.game.to_move(state) == CHANCE:
@@ -184,7 +186,7 @@ class PUCT:
         done = 0
         target = limit.nodes
         while target is None or done < target:
-            if (deadline is not None and time.perf_counter() >= deadline) or limit.stopped():
+            if (deadline is not None and self.clock() >= deadline) or limit.stopped():
                 break
             size = self.batch if target is None else min(self.batch, target - done)
             paths = []
@@ -205,7 +207,7 @@ class PUCT:
             self.evaluate_leaves(paths)
             if len(root.children) == 1 and limit.nodes is None:
                 break  # one legal move: nothing to think about under a clock
-        return self.result(root, done, time.perf_counter() - start)
+        return self.result(root, done, self.clock() - start)
 
     def evaluate_leaves(self, paths: list[list[Node]]) -> None:
         if not paths:
@@ -289,8 +291,10 @@ class PUCTPlayer:
     """A Player that searches by PUCT under a fixed limit, keeping its tree between moves."""
 
     def __init__(self, evaluator: Evaluator, limit: Limit, *, name: str = "puct",
-                 c_puct: float = DEFAULT_C_PUCT, batch: int = 8) -> None:
+                 c_puct: float = DEFAULT_C_PUCT, batch: int = 8,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.evaluator = evaluator
+        self.clock = clock
         self.limit = limit
         self.name = name
         self.c_puct = c_puct
@@ -299,7 +303,8 @@ class PUCTPlayer:
 
     def search_for(self, game: Game) -> PUCT:
         if self._search is None or self._search.game is not game:
-            self._search = PUCT(game, self.evaluator, c_puct=self.c_puct, batch=self.batch)
+            self._search = PUCT(game, self.evaluator, c_puct=self.c_puct, batch=self.batch,
+                                clock=self.clock)
         return self._search
 
     def choose(self, game: Game, state: Any) -> Choice:
