@@ -23,13 +23,14 @@ def small_net(seed: int = 0, hidden=(16, 8)):
     return nets.network_for(TicTacToe(), hidden, np.random.default_rng(seed))
 
 
-def test_weights_round_trip_through_a_file(tmp_path):
-    net = small_net()
+@pytest.mark.parametrize("conv", [(), (4, 2)])
+def test_weights_round_trip_through_a_file(tmp_path, conv):
+    net = nets.network_for(TicTacToe(), (16, 8), np.random.default_rng(0), conv)
     net = nets.Network(net.game, net.encoding, net.actions, net.weights, {"epochs": 3})
     path = tmp_path / "net.npz"
     nets.save(net, path)
     back = nets.load(path, TicTacToe())
-    assert back.hidden == (16, 8) and back.notes == {"epochs": 3}
+    assert back.hidden == (16, 8) and back.conv == conv and back.notes == {"epochs": 3}
     assert set(back.weights) == set(net.weights)
     for name, array in net.weights.items():
         assert np.array_equal(back.weights[name], array)
@@ -84,6 +85,7 @@ def missing(arrays):
     (not_finite, "not finite"),
     (missing, "do not match the header"),
     (header_edit(lambda h: h.update(hidden=[16, 9])), "has shape"),
+    (header_edit(lambda h: h.update(conv=[4])), "do not match the header"),
     (header_edit(lambda h: h.update(version=99)), "header is damaged"),
     (header_edit(lambda h: h.pop("sha256")), "header is damaged"),
     (header_edit(lambda h: h.update(encoding=[2, 3, -3])), "header is damaged"),
@@ -132,17 +134,20 @@ def test_the_evaluator_gives_priors_over_the_legal_moves_only():
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), batch=st.integers(1, 9))
-def test_the_numpy_forward_pass_equals_jax_on_random_inputs(seed, batch):
+@given(seed=st.integers(0, 2**32 - 1), batch=st.integers(1, 9),
+       conv=st.sampled_from([(), (4,), (8, 3)]))
+def test_the_numpy_forward_pass_equals_jax_on_random_inputs(seed, batch, conv):
     jnp = pytest.importorskip("jax.numpy", reason="JAX is the [train] extra")
     from yipan.learning.train import jax_forward
 
     rng = np.random.default_rng(seed)
-    net = nets.network_for(ConnectFour(), (32, 16), rng)
+    net = nets.network_for(ConnectFour(), (32, 16), rng, conv)
+    assert net.conv == conv
     planes = rng.random((batch, 2, 6, 7)).astype(np.float32)
     logits, value = net.forward(planes)
     params = {name: jnp.asarray(a) for name, a in net.weights.items()}
-    jax_logits, jax_value = jax_forward(params, jnp.asarray(planes), net.depth)
+    jax_logits, jax_value = jax_forward(params, jnp.asarray(planes), net.depth,
+                                        net.conv_depth)
     assert logits.shape == (batch, 7) and value.shape == (batch,)
     assert np.allclose(logits, np.asarray(jax_logits), rtol=1e-5, atol=1e-5)
     assert np.allclose(value, np.asarray(jax_value), rtol=1e-5, atol=1e-5)

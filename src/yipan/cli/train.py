@@ -53,6 +53,9 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                         help="passes over the solver's positions (default 10)")
     parser.add_argument("--hidden", type=hidden_sizes, default=(256, 256),
                         help="hidden layer sizes (default 256,256)")
+    parser.add_argument("--conv", type=hidden_sizes, default=(), metavar="FILTERS",
+                        help="3x3 convolution layers before the dense ones, their filters "
+                             "(such as 32,32,32; default none: an MLP)")
     parser.add_argument("--simulations", type=count(2, 100_000), default=100,
                         help="PUCT simulations a move in self-play (default 100)")
     parser.add_argument("--rounds", type=count(0, 10_000), default=0,
@@ -98,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
                               "have one: connect4, tictactoe)")
     plan = pipeline.Plan(game=game.info.name, from_solver=args.from_solver,
                          selfplay=args.selfplay, epochs=args.epochs, hidden=args.hidden,
+                         conv=args.conv,
                          seed=args.seed, rounds=args.rounds, simulations=args.simulations,
                          gate_games=args.gate_games,
                          start=None if args.start is None else str(args.start))

@@ -14,7 +14,9 @@ Stages, each optional:
 
 The checkpoint folder (``OUTPUT.checkpoint``) holds ``state.json`` (the settings and what is
 done), the chunks, ``network.npz`` and ``replay.npz``; a run with other settings refuses to
-resume from it. Adam's moments are not kept: a resumed stage starts its optimiser afresh.
+resume from it (``--restart`` starts over, keeping the labelled chunks, which depend only on
+the seed and their number, so a run asking for more positions labels only the new ones).
+Adam's moments are not kept: a resumed stage starts its optimiser afresh.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class Plan:
     selfplay: int = 0
     epochs: int = 10
     hidden: tuple[int, ...] = (256, 256)
+    conv: tuple[int, ...] = ()
     seed: int = 0
     rounds: int = 0  # 0: one round per 20 games
     simulations: int = 100
@@ -113,9 +116,10 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
         raise CapabilityError(f"{game.info.name} has no solver to label positions "
                               "(try --selfplay)")
     folder = output.with_name(output.name + ".checkpoint")
-    if restart and folder.is_dir():
+    if restart and folder.is_dir():  # the labelled chunks stay: they depend on seed and number
         for path in folder.iterdir():
-            path.unlink()
+            if not path.name.startswith("solver-"):
+                path.unlink()
     checkpoint = Checkpoint(folder, plan)
     started = time.process_time() - checkpoint.state["seconds"]
     network_path = checkpoint.path("network.npz")
@@ -125,7 +129,8 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
     elif plan.start is not None:
         network = nets.load(plan.start, game)
     else:
-        network = nets.network_for(game, plan.hidden, np.random.default_rng(plan.seed))
+        network = nets.network_for(game, plan.hidden, np.random.default_rng(plan.seed),
+                                   plan.conv)
 
     def keep(net: nets.Network, **state: Any) -> None:
         checkpoint.state.update(state, seconds=time.process_time() - started)

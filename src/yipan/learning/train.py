@@ -44,10 +44,18 @@ def _jax() -> tuple[Any, Any, Any]:
     return jax, jnp, optax
 
 
-def jax_forward(params: Mapping[str, Any], planes: Any, depth: int) -> tuple[Any, Any]:
-    """``Network.forward`` in jax.numpy."""
-    _, jnp, _ = _jax()
-    x = planes.reshape(planes.shape[0], -1)
+def jax_forward(params: Mapping[str, Any], planes: Any, depth: int,
+                conv_depth: int = 0) -> tuple[Any, Any]:
+    """``Network.forward`` in jax.numpy (``planes``: (B, C, H, W))."""
+    jax, jnp, _ = _jax()
+    x = planes
+    if conv_depth:
+        x = jnp.transpose(planes, (0, 2, 3, 1))  # (B, H, W, C)
+        for i in range(conv_depth):
+            x = jax.lax.conv_general_dilated(x, params[f"conv.{i}.w"], (1, 1), "SAME",
+                                             dimension_numbers=("NHWC", "HWIO", "NHWC"))
+            x = jnp.maximum(x + params[f"conv.{i}.b"], 0.0)
+    x = x.reshape(x.shape[0], -1)
     for i in range(depth):
         x = jnp.maximum(x @ params[f"trunk.{i}.w"] + params[f"trunk.{i}.b"], 0.0)
     logits = x @ params["policy.w"] + params["policy.b"]
@@ -73,10 +81,11 @@ class Report:
     value_loss: float
 
 
-def loss_terms(params: Mapping[str, Any], batch: Mapping[str, Any], depth: int) -> Any:
+def loss_terms(params: Mapping[str, Any], batch: Mapping[str, Any], depth: int,
+               conv_depth: int = 0) -> Any:
     """(policy cross-entropy, value squared error), batch means."""
     jax, jnp, _ = _jax()
-    logits, value = jax_forward(params, batch["planes"], depth)
+    logits, value = jax_forward(params, batch["planes"], depth, conv_depth)
     masked = jnp.where(batch["legal"], logits, -1e9)
     log_policy = jax.nn.log_softmax(masked, axis=-1)
     policy_loss = -jnp.sum(batch["policy"] * jnp.where(batch["legal"], log_policy, 0.0),
@@ -92,13 +101,13 @@ def fit(network: Network, data: Dataset, settings: Settings, rng: np.random.Gene
     ``rng``); the weights as float32 numpy arrays again. ``on_epoch(epoch, network)`` after
     each pass (a checkpoint)."""
     jax, jnp, optax = _jax()
-    depth = network.depth
+    depth, conv_depth = network.depth, network.conv_depth
     params = {name: jnp.asarray(array) for name, array in network.weights.items()}
     optimizer = optax.adamw(settings.learning_rate, weight_decay=settings.weight_decay)
     state = optimizer.init(params)
 
     def loss(params: Any, batch: Any) -> Any:
-        policy_loss, value_loss = loss_terms(params, batch, depth)
+        policy_loss, value_loss = loss_terms(params, batch, depth, conv_depth)
         return policy_loss + settings.value_weight * value_loss, (policy_loss, value_loss)
 
     @jax.jit
