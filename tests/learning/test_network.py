@@ -151,3 +151,19 @@ def test_the_numpy_forward_pass_equals_jax_on_random_inputs(seed, batch, conv):
     assert logits.shape == (batch, 7) and value.shape == (batch,)
     assert np.allclose(logits, np.asarray(jax_logits), rtol=1e-5, atol=1e-5)
     assert np.allclose(value, np.asarray(jax_value), rtol=1e-5, atol=1e-5)
+
+
+def test_the_networks_value_serves_alpha_beta_as_its_evaluation():
+    from yipan.core import replay
+    from yipan.search import alphabeta
+
+    game = TicTacToe()
+    evaluator = NetworkEvaluator(game, small_net(7))
+    state = replay(game, ["a1", "b2"])[-1]
+    result = alphabeta(game, state, depth=1, analysis=True, evaluate=evaluator.heuristic)
+    children = {m: game.play(state, m) for m in game.legal_moves(state)}
+    expected = {m: -evaluator.heuristic(child) for m, child in children.items()}
+    # the side to move's view, negated (alpha-beta keeps whole heuristic units)
+    assert result.move_values == pytest.approx(expected, abs=1)
+    assert result.value == pytest.approx(max(expected.values()), abs=1)
+    assert evaluator.evaluations > len(children)
