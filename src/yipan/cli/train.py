@@ -4,6 +4,7 @@ progress bar; run the same command again to resume an interrupted run."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -43,6 +44,17 @@ def hidden_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def rate(text: str) -> float:
+    """An argparse type: a finite number from 0 to 1."""
+    try:
+        value = float(text) if text.isascii() and len(text) <= 32 else math.nan
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text!r}")
+    return value
+
+
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", type=Path, required=True, help="the network file to write")
     parser.add_argument("--from-solver", type=count(0, 10_000_000), default=0, metavar="N",
@@ -63,6 +75,10 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                              "per 20 games)")
     parser.add_argument("--gate-games", type=count(2, 10_000), default=10,
                         help="games of a new network against the best (default 10)")
+    parser.add_argument("--learning-rate", type=rate, default=1e-3,
+                        help="Adam's step size (default 0.001)")
+    parser.add_argument("--weight-decay", type=rate, default=1e-2,
+                        help="AdamW's weight decay (default 0.01)")
     parser.add_argument("--start", type=Path, default=None,
                         help="start from this network instead of fresh weights")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
@@ -103,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
                          selfplay=args.selfplay, epochs=args.epochs, hidden=args.hidden,
                          conv=args.conv,
                          seed=args.seed, rounds=args.rounds, simulations=args.simulations,
-                         gate_games=args.gate_games,
+                         gate_games=args.gate_games, learning_rate=args.learning_rate,
+                         weight_decay=args.weight_decay,
                          start=None if args.start is None else str(args.start))
     console = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

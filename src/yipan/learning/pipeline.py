@@ -72,6 +72,7 @@ class Plan:
     selfplay_epochs: int = 2
     gate_games: int = 10
     learning_rate: float = 1e-3
+    weight_decay: float = 1e-2
     start: str | None = None  # a network file to start from
 
     def fingerprint(self) -> dict[str, Any]:
@@ -146,7 +147,8 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
             steps_per_epoch = max(1, len(train_part) // 256)
             reporter.stage("training on the solver's labels",
                            (plan.epochs - done) * steps_per_epoch)
-            settings = Settings(epochs=plan.epochs - done, learning_rate=plan.learning_rate)
+            settings = Settings(epochs=plan.epochs - done, learning_rate=plan.learning_rate,
+                                weight_decay=plan.weight_decay)
 
             def epoch_done(epoch: int, net: nets.Network) -> None:
                 keep(net, solver_epochs=done + epoch)
@@ -230,7 +232,8 @@ def improve(game: Game, best: nets.Network, plan: Plan, checkpoint: Checkpoint,
         buffer.data.save(replay_path)
         candidate, report = fit(best, buffer.data,
                                 Settings(epochs=plan.selfplay_epochs,
-                                         learning_rate=plan.learning_rate / 2), noise)
+                                         learning_rate=plan.learning_rate / 2,
+                                         weight_decay=plan.weight_decay), noise)
         score = match(game, candidate, best, plan.gate_games, plan.simulations, rng)
         accepted = score >= GATE
         if accepted:
