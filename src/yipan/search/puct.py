@@ -61,13 +61,15 @@ class Noise:
 
 class Node:
     """One state. ``total`` sums values for the player who chose this node (its parent's
-    mover); ``prior`` is the parent's prior for it."""
+    mover); ``prior`` is the parent's prior for it. A child's state is made when it is first
+    chosen (``state`` None until then: most children of a node are never visited)."""
 
-    __slots__ = ("state", "mover", "prior", "children", "visits", "total", "terminal",
+    __slots__ = ("state", "move", "mover", "prior", "children", "visits", "total", "terminal",
                  "expanded", "pending")
 
-    def __init__(self, state: Any, mover: int, prior: float) -> None:
+    def __init__(self, state: Any, mover: int, prior: float, move: Any = None) -> None:
         self.state = state
+        self.move = move  # the move from the parent
         self.mover = mover
         self.prior = prior
         self.children: dict[Hashable, Node] = {}
@@ -128,17 +130,35 @@ class PUCT:
             node.terminal = float(outcome.result_for(0))
         return node
 
-    def score(self, parent: Node, child: Node, sqrt_visits: float) -> float:
-        q = child.total / child.visits if child.visits else self.fpu
-        return q + self.c_puct * child.prior * sqrt_visits / (1 + child.visits)
+    def make_state(self, child: Node, parent: Node) -> None:
+        """The child's state, mover and outcome, made on its first visit."""
+        state = self.game.play(parent.state, child.move)
+        child.state = state
+        child.mover = self.game.to_move(state)
+        outcome = self.game.outcome(state)
+        if outcome is not None:
+            child.terminal = float(outcome.result_for(0))
 
     def descend(self, root: Node) -> list[Node]:
-        """A path from the root to a leaf (unexpanded or finished), virtual losses added."""
+        """A path from the root to a leaf (unexpanded or finished), virtual losses added.
+        Each step takes the child of the largest ``Q + c P sqrt(N) / (1 + n)`` (the first
+        of equals), written out: this loop is most of the search's time."""
         path = [root]
         node = root
+        c_puct, fpu = self.c_puct, self.fpu
         while node.expanded and node.terminal is None:
-            sqrt_visits = math.sqrt(max(node.visits, 1))
-            node = max(node.children.values(), key=lambda c: self.score(node, c, sqrt_visits))
+            bonus = c_puct * math.sqrt(max(node.visits, 1))
+            best: Node | None = None
+            best_score = -math.inf
+            for child in node.children.values():
+                n = child.visits
+                score = (child.total / n if n else fpu) + bonus * child.prior / (1 + n)
+                if score > best_score:
+                    best, best_score = child, score
+            assert best is not None  # an expanded node of a game going on has moves
+            if best.state is None:
+                self.make_state(best, node)
+            node = best
             path.append(node)
         for step in path:  # virtual loss: the path looks lost to whoever chose it
             step.visits += 1
@@ -146,9 +166,8 @@ class PUCT:
         return path
 
     def expand(self, node: Node, priors: dict[Any, float]) -> None:
-        game = self.game
         for move, prior in priors.items():
-            node.children[move] = self.new_node(game.play(node.state, move), prior)
+            node.children[move] = Node(None, -1, prior, move)
         node.expanded = True
 
     def backup(self, path: list[Node], value0: float) -> None:
