@@ -61,6 +61,7 @@ USAGE = """usage: yipan COMMAND GAME [MOVES ...] [options]
   yipan play tictactoe          play against the AI (also connect4, gomoku, nim 3 4 5, 2048)
   yipan analyze connect4 4453   every move's value, the best move, the main line
   yipan solve tictactoe         the exact value, with nodes and time
+  yipan play connect4 --ai puct  play against a search guided by a trained network
   yipan games                   the games and their options
   yipan serve --open            the web page
 
