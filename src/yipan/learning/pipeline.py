@@ -6,7 +6,8 @@ Stages, each optional:
 1. *solver*: ``from_solver`` positions labelled by the game's solver (its ``label`` hook), made
    in chunks of ``CHUNK`` saved one by one (``solver-0000.npz`` ...; chunk i drawn from
    ``random.Random(f"{seed}:{i}")``), then ``epochs`` passes over them, the network saved
-   after each (1/20 of the positions, with their mirror images, held out to measure it);
+   after each (the last 1/20 of the chunks held out to measure it: positions of one game are
+   alike, so positions are not held out one by one);
 2. *self-play*: ``selfplay`` games in ``rounds``: each round the best network plays itself
    (``selfplay.self_play``), the examples join a replay buffer, a candidate is trained from
    the best on the buffer, and it replaces the best only if it scores ``GATE`` or more
@@ -140,8 +141,8 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
 
     notes: dict[str, Any] = {}
     if plan.from_solver:
-        data = solver_data(game, plan, checkpoint, reporter, label)  # type: ignore[arg-type]
-        train_part, held_out = split(data, plan.seed)
+        parts = solver_data(game, plan, checkpoint, reporter, label)  # type: ignore[arg-type]
+        train_part, held_out = held_out_chunks(parts, plan.seed)
         done = checkpoint.state["solver_epochs"]
         if done < plan.epochs:
             steps_per_epoch = max(1, len(train_part) // 256)
@@ -182,7 +183,7 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
 
 
 def solver_data(game: Game, plan: Plan, checkpoint: Checkpoint, reporter: Reporter,
-                label: Callable[..., Dataset]) -> Dataset:
+                label: Callable[..., Dataset]) -> list[Dataset]:
     chunks = math.ceil(plan.from_solver / CHUNK)
     reporter.stage("labelling positions by the solver", plan.from_solver)
     parts = []
@@ -198,7 +199,18 @@ def solver_data(game: Game, plan: Plan, checkpoint: Checkpoint, reporter: Report
             part.save(path)
         parts.append(part)
         reporter.advance(index * CHUNK + size)
-    return Dataset.join(parts)
+    return parts
+
+
+def held_out_chunks(parts: list[Dataset], seed: int, share: int = 20
+                    ) -> tuple[Dataset, Dataset]:
+    """1/share of the chunks held out (at least one, when there are two or more): positions
+    of one game are alike, and a chunk's games are its own, so nothing held out was seen in
+    a near copy. With one chunk, 1/share of its positions (``split``)."""
+    if len(parts) < 2:
+        return split(Dataset.join(parts), seed)
+    held = max(1, len(parts) // share)
+    return Dataset.join(parts[:-held]), Dataset.join(parts[-held:])
 
 
 def split(data: Dataset, seed: int, share: int = 20) -> tuple[Dataset, Dataset]:
