@@ -25,10 +25,13 @@ from a seeded random 2-ply opening.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
 import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: see yipan/cli/main.py
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
