@@ -119,9 +119,3 @@ def exhaustive(game: Game, max_states: int = 100_000) -> Dataset:
         best = [m for m in game.legal_moves(state) if -values[game.play(state, m)] == result]
         rows.append(example(game, state, {m: 1.0 for m in best}, result))
     return from_examples(game, rows)
-
-
-def optimal_moves(game: Game, values: dict[Any, int], state: Any) -> list[Any]:
-    """The moves that keep ``state``'s value, from a table of exact values."""
-    best = values[state]
-    return [m for m in game.legal_moves(state) if -values[game.play(state, m)] == best]

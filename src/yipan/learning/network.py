@@ -73,11 +73,6 @@ class Network:
     def conv_depth(self) -> int:
         return sum(1 for name in self.weights if name.endswith(".w") and name.startswith("conv"))
 
-    @property
-    def inputs(self) -> int:
-        planes, rows, cols = self.encoding
-        return planes * rows * cols
-
     def forward(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Policy logits ``(B, actions)`` and values ``(B,)`` of a batch of encoded states
         ``(B, C, H, W)`` (or one state ``(C, H, W)``: a batch of one)."""

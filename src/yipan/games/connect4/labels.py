@@ -19,8 +19,6 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-import numpy as np
-
 from ...learning.data import Dataset, example, from_examples
 from .rules import ConnectFour, Position
 
@@ -108,7 +106,3 @@ def solver_dataset(game: ConnectFour, count: int, rng: random.Random, *,
                    progress: Callable[[int], None] | None = None) -> Dataset:
     """``count`` solver-labelled positions and their mirror images (``2 * count`` examples)."""
     return to_dataset(game, labelled_positions(game, count, rng, progress=progress))
-
-
-def keys_of(game: ConnectFour, labelled: list[Labelled]) -> np.ndarray:
-    return np.array(sorted(game.key(item.position) for item in labelled), np.int64)

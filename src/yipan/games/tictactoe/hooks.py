@@ -14,7 +14,8 @@ MAX_LABELLED = 200_000  # positions: boards beyond it are too large to label exh
 def label(game: TicTacToe, count: int, rng: random.Random,
           progress: Callable[[int], None] | None = None) -> Dataset:
     """``count`` positions drawn from every position of the game, each labelled exactly
-    (memoised negamax over the whole game: small boards only)."""
+    (memoised negamax over the whole game: small boards only). Each call draws afresh, so
+    ``yipan train``'s chunks may repeat positions (3x3 has only 4,520)."""
     every = exhaustive(game, MAX_LABELLED)
     chosen = sorted(rng.sample(range(len(every)), min(count, len(every))))
     if progress is not None:
