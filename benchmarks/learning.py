@@ -184,8 +184,15 @@ def main() -> int:
         def alphabeta_move(state: Any) -> int:
             return int(alphabeta(game, state, limit=per_move).move)  # type: ignore[arg-type]
 
+        playouts = rollout_evaluator(game, random.Random(args.seed))
+
+        def uniform_move(state: Any) -> int:
+            search = PUCT(game, playouts, clock=time.process_time)
+            return int(search.run(state, per_move).move)  # type: ignore[arg-type]
+
         for name, other in (("numba UCT", uct_move), ("alpha-beta (heuristic)",
-                                                       alphabeta_move)):
+                                                       alphabeta_move),
+                            ("PUCT, uniform+playouts", uniform_move)):
             sims_seen.clear()
             points = play_match(game, puct_move, other, args.games, rng)
             wins = sum(p == 1 for p in points)
