@@ -12,7 +12,15 @@ Engines for ``analyze`` (the best move and each move's value in a position):
     mcts        Monte Carlo tree search (UCT)
     expectimax  expectimax / expectiminimax through chance nodes, to a depth
     player      the move the game's AI would play (``yipan play``'s opponent), and why
+    puct        PUCT guided by the game's network (the shipped one, or ``network=FILE``);
+                games without one: uniform priors and random playouts
+    net         the network alone: its most likely move, its policy and its value
     random      a uniformly random legal move
+
+``puct`` and ``net`` put the network's view in ``extra``: ``policy`` (each move's prior),
+``network_value`` (for the side to move, in [-1, 1]), and for ``puct`` the root's ``visits``;
+with ``truth=True`` the game's own analysis (a solver) beside it, in ``truth`` (each move's
+outcome in words) and ``truth_value``, when it answers within ``TRUTH_SECONDS``.
 
 Algorithms for ``solve`` (the position's proven value), for comparing them on one position:
 ``auto`` (the game's own solver, else alphabeta-tt), ``minimax`` (the seed's, nothing
@@ -33,6 +41,7 @@ import random
 import time as clock
 from collections.abc import Iterator
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from .core import (
@@ -51,14 +60,20 @@ from .core import (
     game_over_analysis,
     game_spec,
 )
+from .core.analysis import OUTCOME_WORDS
+from .core.player import Player
+from .learning import network as nets
+from .learning.evaluate import NetworkEvaluator, NetworkPlayer
+from .learning.network import Network
 from .players import make_ai
 from .search import PLAIN, Options, alphabeta, cfr, iterate, minimax
 from .search.alphabeta import search_to_depth
 from .search.expectimax import expectimax
 from .search.mcts import Tree, mcts
 from .search.players import SearchPlayer
+from .search.puct import PUCT, Evaluator, PUCTPlayer, puct, rollout_evaluator, visits_of
 
-ANALYZE_ENGINES = ("auto", "alphabeta", "mcts", "expectimax", "player", "random")
+ANALYZE_ENGINES = ("auto", "alphabeta", "mcts", "expectimax", "player", "puct", "net", "random")
 SOLVE_ALGORITHMS = ("auto", "minimax", "alphabeta", "alphabeta-tt", "iterative", "mcts",
                     "mcts-solver", *cfr.ALGORITHMS)
 DEFAULT_CFR_ITERATIONS = 1000
@@ -67,6 +82,8 @@ DEFAULT_SOLVER_ITERATIONS = 200_000  # the MCTS-solver stops once the root is pr
 DEFAULT_EXPECTIMAX_DEPTH = 3
 DEFAULT_ANALYZE_SECONDS = 10.0  # alpha-beta analysis when no limit is given
 DEFAULT_SOLVE_SECONDS = 300.0  # anytime solves (alphabeta-tt, iterative) when none is given
+DEFAULT_PUCT_SIMULATIONS = 800
+TRUTH_SECONDS = 10.0  # the game's own analysis beside a network's, when it is this quick
 THINK_EVERY = 0.25  # seconds between the reports of a search that has no steps of its own (MCTS)
 
 
@@ -105,8 +122,66 @@ def engines_for(game: Game) -> list[str]:
         names.append("expectimax")
     if hooks_of(game).make_ai is not None or is_two_player_search_game(game):
         names.append("player")
+    if is_two_player_search_game(game) and game.info.perfect_information:
+        names.append("puct")
+        if has_network(game):
+            names.append("net")
     names.append("random")
     return names
+
+
+def has_network(game: Game) -> bool:
+    """Whether the package ships a network for this game (``yipan.learning.network``)."""
+    return game.info.encoding is not None and nets.shipped_path(game).is_file()
+
+
+def load_network(game: Game, path: str | None = None) -> Network | None:
+    """The network named by ``path``, else the one the package ships for the game (None when
+    there is none)."""
+    if path is not None:
+        return nets.load(path, game)
+    if game.info.encoding is None:
+        return None
+    return _shipped_network(game)
+
+
+_SHIPPED: dict[str, Network | None] = {}
+
+
+def _shipped_network(game: Game) -> Network | None:
+    key = str(nets.shipped_path(game))
+    if key not in _SHIPPED:
+        _SHIPPED[key] = nets.shipped(game)
+    return _SHIPPED[key]
+
+
+def evaluator_for(game: Game, rng: random.Random, network: str | None = None
+                  ) -> tuple[Evaluator, NetworkEvaluator | None]:
+    """PUCT's evaluator: the network's when there is one, else uniform priors and playouts."""
+    net = load_network(game, network)
+    if net is None:
+        return rollout_evaluator(game, rng), None
+    evaluator = NetworkEvaluator(game, net)
+    return evaluator, evaluator
+
+
+def make_player(game: Game, ai: str, level: str, rng: random.Random, time: float | None,
+                network: str | None = None) -> Player:
+    """The AI ``yipan play --ai`` names: ``auto`` the game's own, ``puct`` PUCT with the
+    network (``time`` seconds a move, else ``DEFAULT_PUCT_SIMULATIONS``), ``net`` the
+    network's most likely move."""
+    if ai == "auto":
+        return make_ai(game, level, rng, time)
+    if "puct" not in engines_for(game) or ai not in ("puct", "net"):
+        raise CapabilityError(f"--ai {ai} cannot play {game.info.title}")
+    evaluator, net = evaluator_for(game, rng, network)
+    if ai == "net":
+        if net is None:
+            raise CapabilityError(f"no network for {game.info.title}: give --network FILE "
+                                  f"(made by yipan train {game.info.name})")
+        return NetworkPlayer(net)
+    limit = Limit(time=time) if time is not None else Limit(nodes=DEFAULT_PUCT_SIMULATIONS)
+    return PUCTPlayer(evaluator, limit, name="puct+network" if net is not None else "puct")
 
 
 def _check_position(game: Game, state: Any) -> Analysis | None:
@@ -125,7 +200,8 @@ def check_analysis(game: Game, state: Any, engine: str = "auto") -> None:
     if engine not in ANALYZE_ENGINES:
         raise UnknownEngineError(
             f"unknown engine {engine!r}; engines: {', '.join(ANALYZE_ENGINES)}")
-    if engine not in engines_for(game):
+    given_network = engine == "net" and bool((request.options or {}).get("network"))
+    if engine not in engines_for(game) and not (given_network and "puct" in engines_for(game)):
         raise CapabilityError(f"{engine} cannot analyse {game.info.title}; engines for it: "
                               f"{', '.join(engines_for(game))}")
     _check_position(game, state)
@@ -163,8 +239,56 @@ def analyze(game: Game, state: Any, engine: str = "auto", *,
             pass
         assert last is not None  # a player always ends on a move
         return last
+    if engine in ("puct", "net"):
+        return _network_analysis(game, state, engine, request, rng)
     move = rng.choice(list(game.legal_moves(state)))
     return Analysis(move=move, value=None, pv=(move,), engine="random")
+
+
+def _network_analysis(game: Game, state: Any, engine: str, request: AnalysisRequest,
+                      rng: random.Random) -> Analysis:
+    options = request.options or {}
+    evaluator, net = evaluator_for(game, rng, options.get("network"))
+    if engine == "net" and net is None:
+        raise CapabilityError(f"no network for {game.info.title}: give --network FILE "
+                              f"(made by yipan train {game.info.name})")
+    fmt = game.format_move
+    extra: dict[str, Any] = {}
+    priors: dict[Any, float] = {}
+    value = 0.0
+    if net is not None:
+        priors, value = net.policy_value(state)
+        extra = {"policy": {fmt(m): round(p, 4) for m, p in priors.items()},
+                 "network_value": round(value, 4)}
+    if engine == "net":
+        move = max(priors, key=priors.__getitem__)
+        analysis = Analysis(move=move, value=value, pv=(move,), scale="mean", engine="net",
+                            nodes=1)
+    else:
+        limit = request.limit
+        puct_limit = limit if limit is not None and (limit.nodes or limit.time) else \
+            Limit(nodes=DEFAULT_PUCT_SIMULATIONS)
+        result = puct(game, state, evaluator, limit=puct_limit)
+        extra["visits"] = {fmt(m): n for m, n in visits_of(result).items()}
+        analysis = Analysis.from_search(result, "puct" if net is None else "puct+network")
+    if options.get("truth"):
+        extra.update(_truth(game, state))
+    return replace(analysis, extra=MappingProxyType({**analysis.extra, **extra}))
+
+
+def _truth(game: Game, state: Any) -> dict[str, Any]:
+    """The game's own analysis (a solver; else alpha-beta) of each move in words, when it
+    proves them within ``TRUTH_SECONDS``."""
+    try:
+        truth = analyze(game, state, "auto",
+                        request=AnalysisRequest(limit=Limit(time=TRUTH_SECONDS)))
+    except YipanError:
+        return {}
+    words = {game.format_move(m): OUTCOME_WORDS.get(o, "unknown")
+             for m, o in truth.move_outcomes.items()}
+    if not words:
+        return {}
+    return {"truth": words, "truth_value": truth.description}
 
 
 def think(game: Game, state: Any, engine: str = "auto", *,
@@ -177,8 +301,8 @@ def think(game: Game, state: Any, engine: str = "auto", *,
     request = request or AnalysisRequest()
     rng = rng or random.Random()
     limit = request.limit
-    if engine not in ("player", "alphabeta", "mcts") or game.outcome(state) is not None \
-            or engine not in engines_for(game):
+    if engine not in ("player", "alphabeta", "mcts", "puct") \
+            or game.outcome(state) is not None or engine not in engines_for(game):
         yield analyze(game, state, engine, request=request, rng=rng, level=level)
         return
     _check_position(game, state)
@@ -193,8 +317,44 @@ def think(game: Game, state: Any, engine: str = "auto", *,
         if not found:  # not even one ply in time: a one-ply search always answers
             yield Analysis.from_search(alphabeta(game, state, depth=1, analysis=True),
                                        "alpha-beta")
+    elif engine == "puct":
+        yield from _puct_thoughts(game, state, request, rng)
     else:
         yield from _mcts_thoughts(game, state, limit, rng)
+
+
+def _puct_thoughts(game: Game, state: Any, request: AnalysisRequest,
+                   rng: random.Random) -> Iterator[Analysis]:
+    """PUCT in slices of ``THINK_EVERY`` seconds on one tree, a report (with the network's
+    policy and value) after each; the limit's simulations and seconds bound the whole."""
+    limit = request.limit
+    if limit is None or not (limit.nodes or limit.time):
+        limit = Limit(nodes=DEFAULT_PUCT_SIMULATIONS,
+                      stop=None if limit is None else limit.stop)
+    evaluator, net = evaluator_for(game, rng, (request.options or {}).get("network"))
+    search = PUCT(game, evaluator)
+    extra: dict[str, Any] = {}
+    if net is not None:
+        priors, value = net.policy_value(state)
+        extra = {"policy": {game.format_move(m): round(p, 4) for m, p in priors.items()},
+                 "network_value": round(value, 4)}
+    start = clock.perf_counter()
+    done = 0
+    while True:
+        left = None if limit.time is None else limit.time - (clock.perf_counter() - start)
+        slice_time = THINK_EVERY if left is None else min(THINK_EVERY, max(left, 0.01))
+        slice_nodes = None if limit.nodes is None else max(limit.nodes - done, 1)
+        result = search.run(state, Limit(nodes=slice_nodes, time=slice_time, stop=limit.stop))
+        done += result.stats.nodes
+        stats = replace(result.stats, nodes=done, elapsed=clock.perf_counter() - start)
+        analysis = Analysis.from_search(replace(result, stats=stats),
+                                        "puct" if net is None else "puct+network")
+        visits = {game.format_move(m): n for m, n in visits_of(result).items()}
+        yield replace(analysis, extra=MappingProxyType({**analysis.extra, **extra,
+                                                        "visits": visits}))
+        if limit.stopped() or (left is not None and left <= THINK_EVERY) \
+                or (limit.nodes is not None and done >= limit.nodes):
+            return
 
 
 def _player_thoughts(game: Game, state: Any, limit: Limit | None, rng: random.Random,

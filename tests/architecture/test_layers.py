@@ -3,7 +3,7 @@
     rank 0  native                    numba helpers; nothing of yipan
     rank 1  core                      the Game protocol, results, hooks, registry
     rank 2  search, impartial         algorithms over the protocol (never a game)
-    rank 3  books                     stored search results (opening books)
+    rank 3  books, learning           stored search results (opening books), networks
     rank 4  games                     one package per game, with their shared helpers
     rank 5  players, engines, prepare the AI for any game, the engines by name, kernels loaded,
             plugins, cluster          games from other packages, units of work on Ray
@@ -24,7 +24,8 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 RANKS = {
-    "native": 0, "core": 1, "search": 2, "impartial": 2, "books": 3, "games": 4,
+    "native": 0, "core": 1, "search": 2, "impartial": 2, "books": 3, "learning": 3,
+    "games": 4,
     "players": 5, "engines": 5, "prepare": 5, "plugins": 5, "cluster": 5,
     "cli": 6, "web": 6, "protocols": 6,
     "": 7, "__main__": 7,

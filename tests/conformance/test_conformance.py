@@ -179,6 +179,20 @@ def test_move_ordering_is_a_permutation_of_the_legal_moves(game):
         assert len(set(ordered)) == len(ordered)
 
 
+def test_encoding_has_its_declared_shape_and_one_index_per_legal_move(game):
+    info = game.info
+    if info.encoding is None:
+        pytest.skip(f"{info.name} declares no encoding for networks")
+    assert info.actions is not None and info.actions > 0
+    for state in decision_states(game, 10):
+        planes = game.encode(state)
+        assert planes.shape == info.encoding and planes.dtype == "float32"
+        assert ((planes == 0) | (planes == 1)).all()
+        indices = [game.move_index(state, move) for move in game.legal_moves(state)]
+        assert len(set(indices)) == len(indices)
+        assert all(0 <= index < info.actions for index in indices)
+
+
 SMALL_TREE = 9  # positions with at most this many legal moves are searched exactly
 
 

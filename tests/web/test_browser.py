@@ -632,3 +632,20 @@ def test_the_ai_shows_its_win_rate_and_candidates_while_it_thinks(open_page) -> 
     assert "% expected score" in page.locator("#t-value").inner_text()  # MCTS's mean, in words
     wait_for_turn(page)
     assert page.locator("svg.board.go .stone").count() == 1
+
+
+def test_connect4_puct_shows_the_networks_value_and_policy(open_page, tmp_path: Path) -> None:
+    require_game("connect4")
+    from yipan.engines import has_network
+    from yipan.games.connect4 import ConnectFour
+
+    if not has_network(ConnectFour()):
+        pytest.skip("no Connect Four network shipped")
+    page = open_page("?game=connect4&first=ai&engine=puct&level=0.3s")
+    page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1",
+                           timeout=WAIT)
+    page.wait_for_function("() => !document.getElementById('t-network').hidden", timeout=WAIT)
+    assert page.locator("#t-policy .heat").count() == 7  # one per column
+    value = float(page.locator("#t-net-value").get_attribute("value") or "nan")
+    assert -1 <= value <= 1
+    page.screenshot(path=str(tmp_path / "connect4-puct.png"))

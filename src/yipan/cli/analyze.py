@@ -14,7 +14,7 @@ import sys
 from .. import engines
 from ..core import AnalysisRequest, Limit, replay
 from ..search import TracePrinter
-from .common import count, moves_from_args, prepare_game, seconds, start_game_command
+from .common import UsageError, count, moves_from_args, prepare_game, seconds, start_game_command
 from .report import show
 
 
@@ -33,7 +33,11 @@ def add_analyze_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ai", choices=engines.ANALYZE_ENGINES, default="auto",
                         help="the engine: auto (the game's own, else the generic search that "
                              "fits), alphabeta, mcts, expectimax, player (the move the AI "
-                             "would play), random")
+                             "would play), puct (PUCT with the game's network), net (the "
+                             "network alone), random")
+    parser.add_argument("--network", default=None, metavar="FILE",
+                        help="the network for puct and net (default: the one shipped for "
+                             "the game)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds to search (default: the engine's own; alpha-beta "
@@ -63,6 +67,11 @@ def run(args: argparse.Namespace) -> int:
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves, start)[-1]
     engines.check_analysis(game, state, args.ai)
+    options = dict(args.hook_options)
+    if args.ai in ("puct", "net"):  # the network's view beside the game's own analysis
+        options.update(network=args.network, truth=True)
+    elif args.network is not None:
+        raise UsageError("--network is for --ai puct or --ai net")
     prepare_game(game)  # after the input is checked: bad input is refused before compiling
     trace = None
     if args.trace is not None:
@@ -70,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     given = (args.time, args.depth, args.nodes)
     limit = Limit(depth=args.depth, nodes=args.nodes, time=args.time) \
         if any(value is not None for value in given) else None
-    request = AnalysisRequest(limit=limit, options=args.hook_options, trace=trace,
+    request = AnalysisRequest(limit=limit, options=options, trace=trace,
                               trace_depth=args.trace, progress=say_progress)
     analysis = engines.analyze(game, state, args.ai, request=request,
                                rng=random.Random(args.seed))

@@ -17,13 +17,13 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..core import CHANCE, Game, GameHooks, describe_value
+from ..engines import make_player
 from ..players import (
     HumanPlayer,
     Player,
     QuitRequested,
     ResignRequested,
     UndoRequested,
-    make_ai,
 )
 from .common import UsageError, seconds, start_game_command
 
@@ -44,6 +44,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds the AI may think per move (games too large to solve)")
     parser.add_argument("--seed", type=int, default=None, help="seed the AI's choices")
+    parser.add_argument("--ai", choices=("auto", "puct", "net"), default="auto",
+                        help="the AI: auto (the game's own), puct (PUCT with the game's "
+                             "network), net (the network's most likely move, no search)")
+    parser.add_argument("--network", default=None, metavar="FILE",
+                        help="the network for --ai puct or net (default: the shipped one)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{game.info.title} has one player: you (try `yipan watch "
                              f"{game.info.name}` to watch the AI play it)")
         return play_interactive(game, None, human_side=0, rng=rng, hooks=hooks)
-    ai = make_ai(game, args.level, rng, args.time)
+    if args.network is not None and args.ai == "auto":
+        raise UsageError("--network is for --ai puct or --ai net")
+    ai = make_player(game, args.ai, args.level, rng, args.time, args.network)
     human = 0 if args.first == "human" else 1
     return play_interactive(game, ai, human_side=human, rng=rng, hooks=hooks,
                             state=earlier[-1] if earlier else None, finish=finish)

@@ -117,6 +117,8 @@ def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
         write("most visited: " + ", ".join(
             f"{entry['move']} {entry['win_rate']:.0%} ({entry['visits']:,})"
             for entry in extra["best_moves"]))
+    if extra.get("policy"):  # puct and net: the network's view, beside the truth if known
+        _network_table(extra, write)
     trace = extra.get("trace_search")
     if trace:
         write(f"plain search to depth {trace['depth']}: {trace['nodes']:,} nodes, "
@@ -133,6 +135,23 @@ def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
     for key in SHOWN_FIGURES:
         if key in extra:
             write(f"{key.replace('_', ' ')}: {extra[key]}")
+
+
+def _network_table(extra: Any, write: Write) -> None:
+    truth, visits = extra.get("truth") or {}, extra.get("visits") or {}
+    line = f"network value: {extra['network_value']:+.2f} for the side to move"
+    if extra.get("truth_value"):
+        line += f" (solved: {extra['truth_value']})"
+    write(line)
+    header = "  move  policy" + ("  visits" if visits else "") + ("  solved" if truth else "")
+    write(header)
+    for move, prior in sorted(extra["policy"].items(), key=lambda item: -item[1]):
+        row = f"  {move:>4}  {prior:6.1%}"
+        if visits:
+            row += f"  {visits.get(move, 0):>6,}"
+        if truth:
+            row += f"  {truth.get(move, '?')}"
+        write(row)
 
 
 def show_solution(game: Game, state: Any, moves: list[str], analysis: Analysis, *,

@@ -6,7 +6,7 @@ transposition-table key, MCTS node key, test fixture and history entry.
 
 Players are numbered 0 (the first to move) and 1; ``CHANCE`` marks a chance node.
 Optional methods are *declared* in ``GameInfo`` (``heuristic``, ``move_ordering``,
-``symmetry``, ``chance``) and algorithms check the declaration, never ``hasattr``.
+``symmetry``, ``chance``, ``encoding``) and algorithms check the declaration, never ``hasattr``.
 
 Imperfect information (poker, Liar's Dice) is declared by ``perfect_information=False``; such
 a game provides three more methods, which have defaults that are right for every game of
@@ -75,6 +75,10 @@ class GameInfo:
     grid: tuple[int, int] | None = None  # (rows, cols) when the board is a grid of cells
     max_moves: int | None = None  # an upper bound on a game's length, when one is known
     max_branching: int | None = None  # an upper bound on the legal moves of any position
+    # provides encode(s) and move_index(s, m) for networks: the shape (planes, rows, cols)
+    # of encode's array, and the number of policy outputs (move indices 0..actions-1)
+    encoding: tuple[int, int, int] | None = None
+    actions: int | None = None
 
 
 class Game(ABC, Generic[State, Move]):
@@ -202,6 +206,17 @@ class Game(ABC, Generic[State, Move]):
         one-player game any reward where larger is better (2048: the final score).
         """
         raise CapabilityError(f"{self.info.name} has no playout policy of its own")
+
+    def encode(self, state: State) -> Any:
+        """The state as a network sees it (declare ``info.encoding`` and ``info.actions``): a
+        float32 numpy array of shape ``info.encoding``, planes seen from the side to move
+        (plane 0 its stones, plane 1 the opponent's), so one network serves both sides."""
+        raise CapabilityError(f"{self.info.name} has no encoding for networks")
+
+    def move_index(self, state: State, move: Move) -> int:
+        """The policy output (``0..info.actions-1``) that stands for ``move`` at ``state``;
+        distinct legal moves have distinct indices (declare ``info.encoding``)."""
+        raise CapabilityError(f"{self.info.name} has no encoding for networks")
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Any, float]]:
         """At a chance node: ``[(outcome, probability), ...]`` (declare ``info.chance``)."""

@@ -46,6 +46,10 @@ that listing the games imports none of them.
         position; None when the options name no start
     finish(game, states, options) -> message or None
         what ``play`` does with a game at its end (Go's ``--save FILE``), in a line for the user
+    label(game, count, rng, progress) -> Dataset
+        ``count`` positions labelled by the game's own solver (``yipan.learning.data``:
+        encoded planes, the optimal moves as the target policy, the exact value), for
+        ``yipan train --from-solver``; ``progress(done)`` as they come
 """
 
 from __future__ import annotations
@@ -126,6 +130,7 @@ Export = Callable[[Any, Any, "list[Any]"], "Mapping[str, str]"]
 Think = Callable[[Any, Any, AnalysisRequest], Iterator[Analysis]]
 Start = Callable[[Any, Mapping[str, Any]], "tuple[Any, list[Any]] | None"]
 Finish = Callable[[Any, list[Any], Mapping[str, Any]], "str | None"]
+Label = Callable[[Any, int, random.Random, "Callable[[int], None] | None"], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +150,7 @@ class GameHooks:
     think: Think | None = None
     start: Start | None = None
     finish: Finish | None = None
+    label: Label | None = None
 
     def options_for(self, command: str) -> tuple[CommandOption, ...]:
         return tuple(option for option in self.options if command in option.commands)

@@ -22,8 +22,9 @@ The recipe for a new game, kept true by ``tests/conformance`` and ``tests/test_l
 1. Write ``rules.py``: a ``Game`` subclass with immutable, hashable states (draw the state
    encoding in the docstring), ``info = GameInfo(...)`` declaring each optional method it
    provides (``heuristic``, ``move_ordering``, ``symmetry``, ``bounds``, ``chance``,
-   ``playout``), ``parse_move``/``format_move`` in the game's usual notation, ``render``, and
-   ``view`` (``grid.grid_view`` for a board of cells).
+   ``playout``, and ``encoding``/``actions`` for ``encode``/``move_index``: planes for a
+   network, so PUCT and ``yipan train`` work on it), ``parse_move``/``format_move`` in the
+   game's usual notation, ``render``, and ``view`` (``grid.grid_view`` for a board of cells).
 2. Register it below: ``register_game(GameSpec(name, title, factory="yipan.games.x:X",
    options=(GameOption(..., label="in words"), ...), hooks="yipan.games.x.hooks:HOOKS",
    examples=({...},), rules="how it is played and won, in a few plain sentences"))``.

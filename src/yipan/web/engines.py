@@ -6,6 +6,9 @@
 - ``ai`` (also ``player``): the game's own AI (its hooks' ``make_ai``), or the generic search
   player, at a level (``perfect``, ``medium``, ``easy``); it thinks aloud where the hooks offer
   ``make_thinker`` or ``think`` (``yipan.engines.think``).
+- ``puct``: PUCT guided by the game's shipped network (``yipan.search.puct``), for games that
+  ship one; its answers carry the network's ``policy`` and ``network_value`` in ``extra``.
+- ``net``: the network alone (its most likely move).
 - ``random``: a uniformly random legal move (a sparring partner, and a check of the plumbing).
 - ``analysis``: the game's own analysis (its hooks' ``analyze``: Sprague-Grundy theory,
   expectimax, a solver), for games that have one: the page's per-move values where it suits.
@@ -34,16 +37,19 @@ from .positions import Position, load_position
 __all__ = ["ENGINES", "ENGINE_HELP", "SearchJob", "UnknownEngineError", "check_job",
            "default_engine", "engine_help", "engines_for", "run", "value_engine"]
 
-ENGINES = ("alphabeta", "mcts", "ai", "random", "analysis")
+ENGINES = ("alphabeta", "mcts", "ai", "puct", "net", "random", "analysis")
 ALIASES = {"player": "ai"}
 TO_SHARED = {"alphabeta": "alphabeta", "mcts": "mcts", "ai": "player", "random": "random",
-             "analysis": "auto"}
+             "analysis": "auto", "puct": "puct", "net": "net"}
 ENGINE_HELP = {
     "ai": "the game's own AI, its strongest player",
     "alphabeta": "alpha-beta: looks a few moves ahead, move by move, deeper each round",
     "mcts": "Monte Carlo tree search: plays thousands of random games and keeps the moves "
             "that win most",
     "random": "plays any legal move at random",
+    "puct": "tree search guided by a trained network (AlphaZero's PUCT): the network "
+            "proposes moves and judges positions, the search checks them",
+    "net": "the trained network alone: its most likely move, no search",
     "analysis": "the game's own analysis (its theory or its solver), used for move values",
 }
 
@@ -72,8 +78,9 @@ def engines_for(position: Position) -> list[str]:
     aloud (Go, which has no evaluation for alpha-beta)."""
     available = shared.engines_for(position.game)
     own_analysis = shared.hooks_of(position.game).analyze is not None
+    network = shared.has_network(position.game)  # PUCT here only where a network guides it
     return [name for name in ENGINES if TO_SHARED[name] in available
-            and (name != "analysis" or own_analysis)]
+            and (name != "analysis" or own_analysis) and (name != "puct" or network)]
 
 
 def default_engine(engines: list[str]) -> str:

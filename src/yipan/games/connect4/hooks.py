@@ -17,8 +17,11 @@ runs over a second reports its bounds as they narrow through ``request.progress`
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ...core import (
     WIN,
@@ -33,6 +36,9 @@ from .book import build, shipped_book, solve_unit
 from .player import make_ai, score_to_value
 from .rules import ConnectFour, Position
 from .solver import DEFAULT_TABLE_BITS, Budget, Solver
+
+if TYPE_CHECKING:
+    from ...learning.data import Dataset
 
 PV_NODES = 2_000_000  # per step of the main line; beyond, the line reported stops early
 PROGRESS_AFTER = 1.0  # seconds a search runs before its progress is reported
@@ -238,7 +244,15 @@ def prepare(game: ConnectFour) -> None:
                   width=game.width, height=game.height)
 
 
+def label(game: ConnectFour, count: int, rng: random.Random,
+          progress: Callable[[int], None] | None = None) -> Dataset:
+    """``count`` solver-labelled positions with their mirror images (``labels``)."""
+    from .labels import solver_dataset
+
+    return solver_dataset(game, count, rng, progress=progress)
+
+
 HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, solve=solve,
-                  build_book=build_book, prepare=prepare, options=OPTIONS,
+                  build_book=build_book, prepare=prepare, options=OPTIONS, label=label,
                   ai_summary="an opening book and an exact solver; where the solver runs out "
                              "of time, Monte Carlo tree search")

@@ -32,6 +32,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from ...core import (
     DRAW,
     Game,
@@ -157,7 +159,13 @@ class ConnectFour(Game[Position, int]):
             grid=(height, width),
             max_moves=self.cells,
             playout=True,
+            encoding=(2, height, width),
+            actions=width,
         )
+        # encode: the bit of each cell, in the array's order (row 0 at the top)
+        self._cell_bits = np.array(
+            [[col * (height + 1) + height - 1 - row for col in range(width)]
+             for row in range(height)], np.uint64)
 
     # -- rules ---------------------------------------------------------------------------------
     def initial_state(self) -> Position:
@@ -227,6 +235,18 @@ class ConnectFour(Game[Position, int]):
         random_playout, seed_from = _playout_kernel()
         result, _ = random_playout(*state, self.width, self.height, seed_from(rng))
         return float(result if state.moves & 1 == 0 else -result)
+
+    # -- networks -------------------------------------------------------------------------------
+    def encode(self, state: Position) -> np.ndarray:
+        """Two planes of ``height x width`` (row 0 at the top, as ``view``): the side to
+        move's stones, then the opponent's."""
+        boards = np.array([state.current, state.current ^ state.mask], np.uint64)
+        planes = (boards[:, None, None] >> self._cell_bits[None]) & np.uint64(1)
+        return planes.astype(np.float32)
+
+    def move_index(self, state: Position, move: int) -> int:
+        """A move is its column: policy output ``col``."""
+        return move
 
     # -- notation ------------------------------------------------------------------------------
     def format_move(self, move: int) -> str:

@@ -27,6 +27,8 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+import numpy as np
+
 from ...core import (
     DRAW,
     HEURISTIC_LIMIT,
@@ -115,7 +117,11 @@ class TicTacToe(Game[Board, int]):
             bounds=True,
             grid=(rows, cols),
             max_moves=rows * cols,
+            encoding=(2, rows, cols),
+            actions=rows * cols,
         )
+        self._cell_bits = np.array([[self.bit(r, c) for c in range(cols)] for r in range(rows)],
+                                   np.intp)
 
     # -- geometry ------------------------------------------------------------------------------
     def bit(self, row: int, col: int) -> int:
@@ -173,6 +179,22 @@ class TicTacToe(Game[Board, int]):
         if first | second == self.full:
             return DRAW
         return None
+
+    # -- networks -------------------------------------------------------------------------------
+    def encode(self, state: Board) -> np.ndarray:
+        """Two planes of ``rows x cols``: the side to move's stones, then the opponent's."""
+        mine, theirs = (state.first, state.second) if self.to_move(state) == 0 \
+            else (state.second, state.first)
+        size = (self.shift + 7) // 8  # bytes of one bitboard (boards may pass 64 bits)
+        bits = np.unpackbits(np.frombuffer(mine.to_bytes(size, "little")
+                                           + theirs.to_bytes(size, "little"), np.uint8),
+                             bitorder="little").reshape(2, -1)
+        return bits[:, self._cell_bits].astype(np.float32)
+
+    def move_index(self, state: Board, move: int) -> int:
+        """The cell in reading order: ``row * cols + col``."""
+        row, col = self.coordinates(move)
+        return row * self.cols + col
 
     # -- notation ------------------------------------------------------------------------------
     def format_move(self, move: int) -> str:

@@ -18,8 +18,9 @@ const LEVELS = {
 };
 const DEFAULT_LEVEL = { alphabeta: "1s", mcts: "1s", ai: "perfect", random: "-" };
 const ENGINE_NAMES = { alphabeta: "alpha-beta search", mcts: "Monte Carlo tree search", ai: "the game's AI",
-  random: "random moves", analysis: "the game's analysis" };
-const PLAYING_ENGINES = ["ai", "alphabeta", "mcts", "random"]; // "analysis" values moves only
+  random: "random moves", analysis: "the game's analysis", puct: "network-guided search (PUCT)",
+  net: "the network alone" };
+const PLAYING_ENGINES = ["ai", "alphabeta", "mcts", "puct", "net", "random"]; // "analysis" values moves only
 const HURRY_WAIT = 1500; // ms a stopped search may take to answer before its best so far is played
 
 const $ = (id) => document.getElementById(id);
@@ -285,6 +286,32 @@ function resetThinking(engine, purpose) {
   $("think-state").textContent = `${page.thinkLabel}…`;
   for (const id of ["t-depth", "t-value", "t-nodes", "t-nps", "t-time", "t-pv"]) $(id).textContent = "–";
   $("t-log").replaceChildren();
+  showNetwork(null);
+}
+
+// A network's view (engines puct and net): its value as a bar, its policy as a heat row over
+// the moves, the search's visits beside each.
+function showNetwork(result) {
+  const box = $("t-network");
+  const extra = result?.extra ?? {};
+  if (!extra.policy) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const value = extra.network_value ?? 0;
+  $("t-net-value").value = value;
+  $("t-net-value-text").textContent = `${value >= 0 ? "+" : ""}${value.toFixed(2)} (${Math.round((value + 1) * 50)}% expected score)`;
+  const cells = Object.entries(extra.policy).map(([move, prior]) => {
+    const cell = document.createElement("span");
+    cell.className = "heat";
+    cell.style.setProperty("--heat", prior.toFixed(3));
+    const visits = extra.visits?.[move];
+    cell.textContent = `${move} ${Math.round(prior * 100)}%`;
+    cell.title = `move ${move}: the network's prior ${(prior * 100).toFixed(1)}%` + (visits === undefined ? "" : `, ${visits} visits`);
+    return cell;
+  });
+  $("t-policy").replaceChildren(...cells);
 }
 
 function showThinking(result, done) {
@@ -294,6 +321,7 @@ function showThinking(result, done) {
   $("t-nps").textContent = result.nodes_per_second ? result.nodes_per_second.toLocaleString("en") : "–";
   $("t-time").textContent = `${result.seconds.toFixed(2)} s`;
   $("t-pv").textContent = result.pv.length ? result.pv.join(" ") : "–";
+  showNetwork(result);
   if (done) return;
   const row = document.createElement("li");
   const deep = result.depth && result.scale === "minimax";

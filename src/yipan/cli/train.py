@@ -1,0 +1,130 @@
+"""``yipan train GAME``: fit a policy-value network (``yipan.learning.pipeline``), with a
+progress bar; run the same command again to resume an interrupted run."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from ..core import CapabilityError
+from ..learning import pipeline
+from .common import UsageError, count, start_game_command
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "train", help="train a network for PUCT (needs the [train] extra)", add_help=False,
+        description="yipan train GAME [--from-solver N] [--selfplay GAMES] [--epochs E] "
+                    "--output FILE")
+    parser.add_argument("argv", nargs=argparse.REMAINDER)
+    parser.set_defaults(func=run)
+
+
+def hidden_sizes(text: str) -> tuple[int, ...]:
+    parse = count(1, 4096)
+    try:
+        sizes = tuple(parse(part) for part in text.split(",") if part.strip())
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"hidden layer sizes: {error}") from None
+    if not 1 <= len(sizes) <= 8:
+        raise argparse.ArgumentTypeError("give 1 to 8 layer sizes, such as 256,256")
+    return sizes
+
+
+def rate(text: str) -> float:
+    """An argparse type: a finite number from 0 to 1."""
+    try:
+        value = float(text) if text.isascii() and len(text) <= 32 else math.nan
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text!r}")
+    return value
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--output", type=Path, required=True, help="the network file to write")
+    parser.add_argument("--from-solver", type=count(0, 10_000_000), default=0, metavar="N",
+                        help="label N positions by the game's solver and learn from them")
+    parser.add_argument("--selfplay", type=count(0, 1_000_000), default=0, metavar="GAMES",
+                        help="then play GAMES games of self-play (PUCT) and learn from them")
+    parser.add_argument("--epochs", type=count(1, 10_000), default=10,
+                        help="passes over the solver's positions (default 10)")
+    parser.add_argument("--hidden", type=hidden_sizes, default=(256, 256),
+                        help="hidden layer sizes (default 256,256)")
+    parser.add_argument("--conv", type=hidden_sizes, default=(), metavar="FILTERS",
+                        help="3x3 convolution layers before the dense ones, their filters "
+                             "(such as 32,32,32; default none: an MLP)")
+    parser.add_argument("--simulations", type=count(2, 100_000), default=100,
+                        help="PUCT simulations a move in self-play (default 100)")
+    parser.add_argument("--rounds", type=count(0, 10_000), default=0,
+                        help="self-play rounds (train and gate after each; default: one "
+                             "per 20 games)")
+    parser.add_argument("--gate-games", type=count(2, 10_000), default=10,
+                        help="games of a new network against the best (default 10)")
+    parser.add_argument("--learning-rate", type=rate, default=1e-3,
+                        help="Adam's step size (default 0.001)")
+    parser.add_argument("--weight-decay", type=rate, default=1e-2,
+                        help="AdamW's weight decay (default 0.01)")
+    parser.add_argument("--start", type=Path, default=None,
+                        help="start from this network instead of fresh weights")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
+    parser.add_argument("--restart", action="store_true",
+                        help="discard the checkpoint of an earlier run with this output")
+
+
+class RichReporter:
+    """Progress bars on stderr (stdout stays free), one per stage."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.task: TaskID | None = None
+
+    def stage(self, name: str, total: int) -> None:
+        if self.task is not None:
+            self.progress.update(self.task, visible=True)
+        self.task = self.progress.add_task(name, total=total, note="")
+
+    def advance(self, done: int, note: str = "") -> None:
+        if self.task is not None:
+            self.progress.update(self.task, completed=done, note=note)
+
+    def say(self, line: str) -> None:
+        self.progress.console.print(line, highlight=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    args, game, hooks = start_game_command("train", args.argv, "Train a network.",
+                                           add_train_arguments)
+    if not (args.from_solver or args.selfplay):
+        raise UsageError("yipan train: say what to learn from: --from-solver N and/or "
+                         "--selfplay GAMES")
+    if game.info.encoding is None:
+        raise CapabilityError(f"{game.info.title} has no encoding for networks (games that "
+                              "have one: connect4, tictactoe)")
+    plan = pipeline.Plan(game=game.info.name, from_solver=args.from_solver,
+                         selfplay=args.selfplay, epochs=args.epochs, hidden=args.hidden,
+                         conv=args.conv,
+                         seed=args.seed, rounds=args.rounds, simulations=args.simulations,
+                         gate_games=args.gate_games, learning_rate=args.learning_rate,
+                         weight_decay=args.weight_decay,
+                         start=None if args.start is None else str(args.start))
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
+                  console=console, transient=False, disable=not sys.stderr.isatty()) as bar:
+        pipeline.run(game, plan, args.output, RichReporter(bar), hooks.label, restart=args.restart)
+    return 0

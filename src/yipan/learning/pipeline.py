@@ -1,0 +1,258 @@
+"""``yipan train``: supervised learning from a solver's labels, then the AlphaZero loop, with a
+checkpoint folder so that an interrupted run goes on where it stopped.
+
+Stages, each optional:
+
+1. *solver*: ``from_solver`` positions labelled by the game's solver (its ``label`` hook), made
+   in chunks of ``CHUNK`` saved one by one (``solver-0000.npz`` ...; chunk i drawn from
+   ``random.Random(f"{seed}:{i}")``), then ``epochs`` passes over them, the network saved
+   after each (the last 1/20 of the chunks held out to measure it: positions of one game are
+   alike, so positions are not held out one by one);
+2. *self-play*: ``selfplay`` games in ``rounds``: each round the best network plays itself
+   (``selfplay.self_play``), the examples join a replay buffer, a candidate is trained from
+   the best on the buffer, and it replaces the best only if it scores ``GATE`` or more
+   against it (``selfplay.match``).
+
+The checkpoint folder (``OUTPUT.checkpoint``) holds ``state.json`` (the settings and what is
+done), the chunks, ``network.npz`` and ``replay.npz``; a run with other settings refuses to
+resume from it (``--restart`` starts over, keeping the labelled chunks, which depend only on
+the seed and their number, so a run asking for more positions labels only the new ones).
+Adam's moments are not kept: a resumed stage starts its optimiser afresh.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..core import CapabilityError, Game, YipanError
+from ..core.files import write_atomically
+from . import network as nets
+from .data import Dataset
+from .selfplay import ReplayBuffer, SelfPlay, match, self_play
+from .train import Settings, fit, measure
+
+CHUNK = 500
+GATE = 0.55
+REPLAY = 50_000  # examples kept for self-play training
+
+
+class CheckpointMismatch(YipanError, ValueError):
+    """A checkpoint made with other settings."""
+
+
+class Reporter(Protocol):
+    """Where the pipeline says how it goes (the CLI draws progress bars)."""
+
+    def stage(self, name: str, total: int) -> None: ...
+
+    def advance(self, done: int, note: str = "") -> None: ...
+
+    def say(self, line: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Plan:
+    game: str
+    from_solver: int = 0
+    selfplay: int = 0
+    epochs: int = 10
+    hidden: tuple[int, ...] = (256, 256)
+    conv: tuple[int, ...] = ()
+    seed: int = 0
+    rounds: int = 0  # 0: one round per 20 games
+    simulations: int = 100
+    selfplay_epochs: int = 2
+    gate_games: int = 10
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-2
+    start: str | None = None  # a network file to start from
+
+    def fingerprint(self) -> dict[str, Any]:
+        return json.loads(json.dumps(asdict(self)))
+
+    @property
+    def round_count(self) -> int:
+        if not self.selfplay:
+            return 0
+        return self.rounds or max(1, math.ceil(self.selfplay / 20))
+
+
+class Checkpoint:
+    def __init__(self, folder: Path, plan: Plan) -> None:
+        self.folder = folder
+        self.state_path = folder / "state.json"
+        folder.mkdir(parents=True, exist_ok=True)
+        if self.state_path.is_file():
+            state = json.loads(self.state_path.read_text())
+            if state.get("plan") != plan.fingerprint():
+                raise CheckpointMismatch(
+                    f"{folder} holds a run with other settings; give the same settings to "
+                    "resume it, or --restart")
+            self.state = state
+        else:
+            self.state = {"plan": plan.fingerprint(), "solver_epochs": 0, "rounds": 0,
+                          "seconds": 0.0, "log": []}
+
+    def save(self) -> None:
+        write_atomically(self.state_path, json.dumps(self.state, indent=1))
+
+    def path(self, name: str) -> Path:
+        return self.folder / name
+
+
+def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
+        label: Callable[..., Dataset] | None, restart: bool = False) -> nets.Network:
+    """The whole pipeline (module docstring); the final network is written to ``output``."""
+    if game.info.encoding is None:
+        raise CapabilityError(f"{game.info.name} has no encoding for networks")
+    if plan.from_solver and label is None:
+        raise CapabilityError(f"{game.info.name} has no solver to label positions "
+                              "(try --selfplay)")
+    folder = output.with_name(output.name + ".checkpoint")
+    if restart and folder.is_dir():  # the labelled chunks stay: they depend on seed and number
+        for path in folder.iterdir():
+            if not path.name.startswith("solver-"):
+                path.unlink()
+    checkpoint = Checkpoint(folder, plan)
+    started = time.process_time() - checkpoint.state["seconds"]
+    network_path = checkpoint.path("network.npz")
+    if network_path.is_file():
+        network = nets.load(network_path, game)
+        reporter.say(f"resuming from {network_path}")
+    elif plan.start is not None:
+        network = nets.load(plan.start, game)
+    else:
+        network = nets.network_for(game, plan.hidden, np.random.default_rng(plan.seed),
+                                   plan.conv)
+
+    def keep(net: nets.Network, **state: Any) -> None:
+        checkpoint.state.update(state, seconds=time.process_time() - started)
+        nets.save(net, network_path)
+        checkpoint.save()
+
+    notes: dict[str, Any] = {}
+    if plan.from_solver:
+        parts = solver_data(game, plan, checkpoint, reporter, label)  # type: ignore[arg-type]
+        train_part, held_out = held_out_chunks(parts, plan.seed)
+        done = checkpoint.state["solver_epochs"]
+        if done < plan.epochs:
+            steps_per_epoch = max(1, len(train_part) // 256)
+            reporter.stage("training on the solver's labels",
+                           (plan.epochs - done) * steps_per_epoch)
+            settings = Settings(epochs=plan.epochs - done, learning_rate=plan.learning_rate,
+                                weight_decay=plan.weight_decay)
+
+            def epoch_done(epoch: int, net: nets.Network) -> None:
+                keep(net, solver_epochs=done + epoch)
+
+            network, report = fit(network, train_part, settings,
+                                  np.random.default_rng([plan.seed, done]),
+                                  progress=lambda step, steps, loss: reporter.advance(
+                                      step, f"loss {loss:.3f}"),
+                                  on_epoch=epoch_done)
+        figures = measure(network, held_out)
+        notes["solver"] = {"positions": plan.from_solver, "examples": len(train_part),
+                           "held_out": len(held_out), "epochs": plan.epochs,
+                           **{k: round(v, 4) for k, v in figures.items()}}
+        reporter.say(f"held out ({len(held_out)} examples): top move optimal "
+                     f"{figures['policy_top1']:.1%}, value sign right "
+                     f"{figures['value_sign']:.1%}")
+    if plan.selfplay:
+        network = improve(game, network, plan, checkpoint, reporter, keep)
+        notes["selfplay"] = {"games": plan.selfplay, "rounds": plan.round_count,
+                             "simulations": plan.simulations,
+                             "accepted": sum(1 for e in checkpoint.state["log"]
+                                             if e.get("accepted"))}
+    keep(network)
+    seconds = checkpoint.state["seconds"]
+    notes.update(cpu_seconds=round(seconds, 1), hidden=list(network.hidden), seed=plan.seed)
+    final = nets.Network(network.game, network.encoding, network.actions, network.weights,
+                         notes)
+    nets.save(final, output)
+    reporter.say(f"wrote {output} ({final.parameters()} weights, {seconds:.0f} CPU-s)")
+    return final
+
+
+def solver_data(game: Game, plan: Plan, checkpoint: Checkpoint, reporter: Reporter,
+                label: Callable[..., Dataset]) -> list[Dataset]:
+    chunks = math.ceil(plan.from_solver / CHUNK)
+    reporter.stage("labelling positions by the solver", plan.from_solver)
+    parts = []
+    for index in range(chunks):
+        size = min(CHUNK, plan.from_solver - index * CHUNK)
+        path = checkpoint.path(f"solver-{index:04d}.npz")
+        if path.is_file():
+            part = Dataset.load(path)
+        else:
+            base = index * CHUNK
+            part = label(game, size, random.Random(f"{plan.seed}:{index}"),
+                         lambda done, base=base: reporter.advance(base + done))
+            part.save(path)
+        parts.append(part)
+        reporter.advance(index * CHUNK + size)
+    return parts
+
+
+def held_out_chunks(parts: list[Dataset], seed: int, share: int = 20
+                    ) -> tuple[Dataset, Dataset]:
+    """1/share of the chunks held out (at least one, when there are two or more): positions
+    of one game are alike, and a chunk's games are its own, so nothing held out was seen in
+    a near copy. With one chunk, 1/share of its positions (``split``)."""
+    if len(parts) < 2:
+        return split(Dataset.join(parts), seed)
+    held = max(1, len(parts) // share)
+    return Dataset.join(parts[:-held]), Dataset.join(parts[-held:])
+
+
+def split(data: Dataset, seed: int, share: int = 20) -> tuple[Dataset, Dataset]:
+    """1/share of the positions held out, a position with its mirror image (examples come
+    in pairs)."""
+    pairs = len(data) // 2
+    order = np.random.default_rng(seed).permutation(pairs)
+    held = np.sort(order[: max(1, pairs // share)])
+    mask = np.zeros(len(data), bool)
+    mask[2 * held] = mask[2 * held + 1] = True
+    return data.take(~mask), data.take(mask)
+
+
+def improve(game: Game, best: nets.Network, plan: Plan, checkpoint: Checkpoint,
+            reporter: Reporter, keep: Callable[..., None]) -> nets.Network:
+    rounds = plan.round_count
+    per_round = math.ceil(plan.selfplay / rounds)
+    buffer = ReplayBuffer(REPLAY)
+    replay_path = checkpoint.path("replay.npz")
+    if replay_path.is_file():
+        buffer.data = Dataset.load(replay_path)
+    settings = SelfPlay(simulations=plan.simulations)
+    for number in range(checkpoint.state["rounds"], rounds):
+        rng = random.Random(f"{plan.seed}:selfplay:{number}")
+        noise = np.random.default_rng([plan.seed, 1, number])
+        reporter.stage(f"self-play round {number + 1}/{rounds}", per_round)
+        examples = self_play(game, best, per_round, settings, rng, noise,
+                             progress=reporter.advance)
+        buffer.add(examples)
+        assert buffer.data is not None
+        buffer.data.save(replay_path)
+        candidate, report = fit(best, buffer.data,
+                                Settings(epochs=plan.selfplay_epochs,
+                                         learning_rate=plan.learning_rate / 2,
+                                         weight_decay=plan.weight_decay), noise)
+        score = match(game, candidate, best, plan.gate_games, plan.simulations, rng)
+        accepted = score >= GATE
+        if accepted:
+            best = candidate
+        entry = {"round": number + 1, "examples": len(examples), "buffer": len(buffer.data),
+                 "gate": round(score, 3), "accepted": accepted}
+        reporter.say(f"round {number + 1}: {len(examples)} examples, new network scored "
+                     f"{score:.0%} against the best: {'kept' if accepted else 'dropped'}")
+        keep(best, rounds=number + 1, log=[*checkpoint.state["log"], entry])
+    return best

@@ -1,0 +1,107 @@
+"""``yipan train``, ``analyze --ai puct|net`` and ``play --ai net`` as a user meets them."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from yipan.cli.main import main
+from yipan.games.tictactoe import TicTacToe
+from yipan.learning import network as nets
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    pytest.importorskip("jax", reason="training needs JAX and optax (the [train] extra)")
+    folder = tmp_path_factory.mktemp("train")
+    output = folder / "ttt.npz"
+    code = main(["train", "tictactoe", "--from-solver", "700", "--epochs", "2",
+                 "--hidden", "32", "--output", str(output)])
+    assert code == 0
+    return output
+
+
+def test_training_writes_a_network_and_a_checkpoint_that_a_rerun_resumes(trained, capsys):
+    net = nets.load(trained, TicTacToe())
+    assert net.hidden == (32,) and net.notes["solver"]["epochs"] == 2
+    state = json.loads((trained.parent / "ttt.npz.checkpoint" / "state.json").read_text())
+    assert state["solver_epochs"] == 2
+    chunks = sorted(p.name for p in (trained.parent / "ttt.npz.checkpoint").glob("solver-*"))
+    assert chunks == ["solver-0000.npz", "solver-0001.npz"]  # 500 + 200 positions
+    code, _, err = run(capsys, "train", "tictactoe", "--from-solver", "700", "--epochs", "2",
+                       "--hidden", "32", "--output", str(trained))
+    assert code == 0 and "resuming" in err
+    again = nets.load(trained, TicTacToe())
+    for name in net.weights:  # nothing left to do: the same weights
+        assert (again.weights[name] == net.weights[name]).all()
+    code, _, err = run(capsys, "train", "tictactoe", "--from-solver", "700", "--epochs", "3",
+                       "--hidden", "32", "--output", str(trained))
+    assert code == 2 and "other settings" in err and err.count("\n") == 1
+
+
+def test_self_play_rounds_run_and_are_gated(trained, tmp_path, capsys):
+    output = tmp_path / "self.npz"
+    code, _, err = run(capsys, "train", "tictactoe", "--selfplay", "4", "--rounds", "2",
+                       "--simulations", "8", "--gate-games", "2", "--start", str(trained),
+                       "--output", str(output))
+    assert code == 0, err
+    state = json.loads((tmp_path / "self.npz.checkpoint" / "state.json").read_text())
+    assert state["rounds"] == 2 and [e["round"] for e in state["log"]] == [1, 2]
+    assert all(e["examples"] >= 2 * 5 for e in state["log"])  # 2 games of 5 plies or more
+    assert "round 2:" in err
+    assert nets.load(output).notes["selfplay"]["games"] == 4
+
+
+@pytest.mark.parametrize("args, words", [
+    (["train", "tictactoe", "--output", "x.npz"], "--from-solver"),
+    (["train", "nim", "--from-solver", "5", "--output", "x.npz"], "no encoding"),
+    (["train", "tictactoe", "--from-solver", "5", "--hidden", "0", "--output", "x.npz"],
+     "hidden layer sizes"),
+    (["train", "tictactoe", "--from-solver", "5"], "--output"),
+    (["analyze", "tictactoe", "--ai", "net", "--network", "/nonexistent.npz"], "cannot read"),
+    (["analyze", "tictactoe", "--network", "x.npz"], "--network is for"),
+    (["play", "tictactoe", "--network", "x.npz"], "--network is for"),
+])
+def test_bad_input_is_one_line_and_exit_status_2(capsys, tmp_path, monkeypatch, args, words):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, *args)
+    assert code == 2 and words in err and err.count("\n") == 1, err
+
+
+def test_a_damaged_start_network_is_refused(capsys, tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"PK\x03\x04 not really")
+    code, _, err = run(capsys, "train", "tictactoe", "--selfplay", "2", "--start", str(bad),
+                       "--output", str(tmp_path / "out.npz"))
+    assert code == 2 and "not a yipan network file" in err and err.count("\n") == 1
+
+
+def test_analyze_shows_the_networks_policy_beside_the_solved_values(trained, capsys):
+    code, out, _ = run(capsys, "analyze", "tictactoe", "a1", "b2", "--ai", "net",
+                       "--network", str(trained), "--json")
+    assert code == 0
+    extra = json.loads(out)["extra"]
+    legal = {"b1", "c1", "a2", "c2", "a3", "b3", "c3"}
+    assert set(extra["policy"]) == legal and abs(sum(extra["policy"].values()) - 1) < 1e-3
+    assert extra["truth"] == {move: "draw" for move in legal}  # every reply holds the draw
+    assert -1 <= extra["network_value"] <= 1
+    code, out, _ = run(capsys, "analyze", "tictactoe", "a1", "a2", "b1", "b2", "--ai", "puct",
+                       "--network", str(trained), "--nodes", "200")
+    assert code == 0
+    assert "network value:" in out and "visits" in out and "solved: win" in out
+    assert "best move: c1" in out  # the win at once, found by the search if not the network
+
+
+def test_play_against_the_network(trained, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("a1\nc3\nquit\n"))  # one is free
+    code, out, _ = run(capsys, "play", "tictactoe", "--ai", "net", "--network", str(trained),
+                       "--first", "ai")
+    assert code == 0 and out.count("AI plays") >= 2
