@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 import time as clock
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -194,13 +194,15 @@ def _check_position(game: Game, state: Any) -> Analysis | None:
     return None
 
 
-def check_analysis(game: Game, state: Any, engine: str = "auto") -> None:
+def check_analysis(game: Game, state: Any, engine: str = "auto",
+                   options: Mapping[str, Any] | None = None) -> None:
     """Raise what ``analyze`` would refuse, before anything is prepared or searched (the CLI
-    checks a command line here before numba compiles the engine)."""
+    checks a command line here before numba compiles the engine). ``options``: the request's
+    (a network named there makes ``net`` an engine of any game with ``puct``)."""
     if engine not in ANALYZE_ENGINES:
         raise UnknownEngineError(
             f"unknown engine {engine!r}; engines: {', '.join(ANALYZE_ENGINES)}")
-    given_network = engine == "net" and bool((request.options or {}).get("network"))
+    given_network = engine == "net" and bool((options or {}).get("network"))
     if engine not in engines_for(game) and not (given_network and "puct" in engines_for(game)):
         raise CapabilityError(f"{engine} cannot analyse {game.info.title}; engines for it: "
                               f"{', '.join(engines_for(game))}")
@@ -212,7 +214,7 @@ def analyze(game: Game, state: Any, engine: str = "auto", *,
             level: str = "perfect") -> Analysis:
     """The analysis of ``state`` by the named engine (module docstring)."""
     request = request or AnalysisRequest()
-    check_analysis(game, state, engine)
+    check_analysis(game, state, engine, request.options)
     over = _check_position(game, state)
     if over is not None:
         return over

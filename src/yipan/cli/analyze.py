@@ -66,12 +66,12 @@ def run(args: argparse.Namespace) -> int:
         start = states[-1]
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves, start)[-1]
-    engines.check_analysis(game, state, args.ai)
     options = dict(args.hook_options)
     if args.ai in ("puct", "net"):  # the network's view beside the game's own analysis
         options.update(network=args.network, truth=True)
     elif args.network is not None:
         raise UsageError("--network is for --ai puct or --ai net")
+    engines.check_analysis(game, state, args.ai, options)
     prepare_game(game)  # after the input is checked: bad input is refused before compiling
     trace = None
     if args.trace is not None:
