@@ -47,6 +47,28 @@ def test_training_writes_a_network_and_a_checkpoint_that_a_rerun_resumes(trained
     assert code == 2 and "other settings" in err and err.count("\n") == 1
 
 
+def test_self_play_on_worker_processes_gives_the_same_network(trained, tmp_path, capsys):
+    """Self-play's games are units of work seeded by their place: two processes (or a Ray
+    cluster, tests/cluster) play the same games and give the network one process gives."""
+    from yipan.learning.data import Dataset
+
+    networks, games = [], []
+    for workers in ("1", "2"):
+        output = tmp_path / f"workers{workers}.npz"
+        code, _, err = run(capsys, "train", "tictactoe", "--selfplay", "8", "--rounds", "1",
+                           "--simulations", "8", "--gate-games", "2", "--start",
+                           str(trained), "--workers", workers, "--output", str(output))
+        assert code == 0, err
+        networks.append(nets.load(output, TicTacToe()))
+        games.append(Dataset.load(tmp_path / f"workers{workers}.npz.checkpoint" / "replay.npz"))
+    one, two = games
+    assert len(one) == len(two) >= 8 * 5  # 8 games of 5 plies or more
+    for field in vars(one):
+        assert (getattr(one, field) == getattr(two, field)).all(), field
+    for name in networks[0].weights:
+        assert (networks[0].weights[name] == networks[1].weights[name]).all()
+
+
 def test_self_play_rounds_run_and_are_gated(trained, tmp_path, capsys):
     output = tmp_path / "self.npz"
     code, _, err = run(capsys, "train", "tictactoe", "--selfplay", "4", "--rounds", "2",
@@ -105,3 +127,19 @@ def test_play_against_the_network(trained, capsys, monkeypatch):
     code, out, _ = run(capsys, "play", "tictactoe", "--ai", "net", "--network", str(trained),
                        "--first", "ai")
     assert code == 0 and out.count("AI plays") >= 2
+
+
+def test_self_play_on_a_local_ray_cluster_plays_the_same_games(trained, tmp_path, capsys):
+    pytest.importorskip("ray", reason="Ray is the [cluster] extra")
+    from yipan.learning.data import Dataset
+
+    games = []
+    for extra in ([], ["--ray", "local", "--workers", "2"]):
+        output = tmp_path / f"ray{len(extra)}.npz"
+        code, _, err = run(capsys, "train", "tictactoe", "--selfplay", "8", "--rounds", "1",
+                           "--simulations", "8", "--gate-games", "2", "--start",
+                           str(trained), *extra, "--output", str(output))
+        assert code == 0, err
+        games.append(Dataset.load(tmp_path / f"ray{len(extra)}.npz.checkpoint" / "replay.npz"))
+    for field in vars(games[0]):
+        assert (getattr(games[0], field) == getattr(games[1], field)).all(), field

@@ -19,6 +19,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from ..cluster import make_runner
 from ..core import CapabilityError
 from ..learning import pipeline
 from .common import UsageError, count, start_game_command
@@ -82,6 +83,12 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start", type=Path, default=None,
                         help="start from this network instead of fresh weights")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
+    parser.add_argument("--workers", type=count(1, 1024), default=1,
+                        help="self-play games played at once on local processes (or the "
+                             "CPUs of a local Ray cluster); the network is the same")
+    parser.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                        help="self-play on a Ray cluster: auto, local or host:port (pip "
+                             "install -e '.[cluster]')")
     parser.add_argument("--restart", action="store_true",
                         help="discard the checkpoint of an earlier run with this output")
 
@@ -122,9 +129,14 @@ def run(args: argparse.Namespace) -> int:
                          gate_games=args.gate_games, learning_rate=args.learning_rate,
                          weight_decay=args.weight_decay,
                          start=None if args.start is None else str(args.start))
+    map_units = None
+    if args.ray is not None or args.workers > 1:  # self-play's units elsewhere
+        runner = make_runner(args.ray, args.workers)
+        map_units = runner.map_units
     console = Console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
                   console=console, transient=False, disable=not sys.stderr.isatty()) as bar:
-        pipeline.run(game, plan, args.output, RichReporter(bar), hooks.label, restart=args.restart)
+        pipeline.run(game, plan, args.output, RichReporter(bar), hooks.label, restart=args.restart,
+                     map_units=map_units)
     return 0

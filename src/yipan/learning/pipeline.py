@@ -9,9 +9,10 @@ Stages, each optional:
    after each (the last 1/20 of the chunks held out to measure it: positions of one game are
    alike, so positions are not held out one by one);
 2. *self-play*: ``selfplay`` games in ``rounds``: each round the best network plays itself
-   (``selfplay.self_play``), the examples join a replay buffer, a candidate is trained from
-   the best on the buffer, and it replaces the best only if it scores ``GATE`` or more
-   against it (``selfplay.match``).
+   (``selfplay.self_play``, in units of a few games that may run on other processes or
+   machines), the examples join a replay buffer, a candidate is trained from the best on the
+   buffer, and it replaces the best only if it scores ``GATE`` or more against it
+   (``selfplay.match``).
 
 The checkpoint folder (``OUTPUT.checkpoint``) holds ``state.json`` (the settings and what is
 done), the chunks, ``network.npz`` and ``replay.npz``; a run with other settings refuses to
@@ -26,7 +27,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -37,7 +38,7 @@ from ..core import CapabilityError, Game, YipanError
 from ..core.files import write_atomically
 from . import network as nets
 from .data import Dataset
-from .selfplay import ReplayBuffer, SelfPlay, match, self_play
+from .selfplay import UNIT_GAMES, ReplayBuffer, SelfPlay, match, self_play_unit
 from .train import Settings, fit, measure
 
 CHUNK = 500
@@ -109,9 +110,22 @@ class Checkpoint:
         return self.folder / name
 
 
+MapUnits = Callable[[Callable[..., Any], list[tuple[Any, ...]]], Iterator[Any]]
+"""Runs ``function(*job)`` for every job and yields the results in the jobs' order: local
+processes or a Ray cluster (``yipan.cluster``, given by the front end), in order here when
+none is given."""
+
+
+def in_order(function: Callable[..., Any], jobs: list[tuple[Any, ...]]) -> Iterator[Any]:
+    return (function(*job) for job in jobs)
+
+
 def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
-        label: Callable[..., Dataset] | None, restart: bool = False) -> nets.Network:
-    """The whole pipeline (module docstring); the final network is written to ``output``."""
+        label: Callable[..., Dataset] | None, restart: bool = False,
+        map_units: MapUnits | None = None) -> nets.Network:
+    """The whole pipeline (module docstring); the final network is written to ``output``.
+    ``map_units`` runs self-play's units of work (default: one after another here); the
+    network is the same however they are run."""
     if game.info.encoding is None:
         raise CapabilityError(f"{game.info.name} has no encoding for networks")
     if plan.from_solver and label is None:
@@ -167,7 +181,8 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
                      f"{figures['policy_top1']:.1%}, value sign right "
                      f"{figures['value_sign']:.1%}")
     if plan.selfplay:
-        network = improve(game, network, plan, checkpoint, reporter, keep)
+        network = improve(game, network, plan, checkpoint, reporter, keep,
+                          map_units or in_order)
         notes["selfplay"] = {"games": plan.selfplay, "rounds": plan.round_count,
                              "simulations": plan.simulations,
                              "accepted": sum(1 for e in checkpoint.state["log"]
@@ -225,7 +240,8 @@ def split(data: Dataset, seed: int, share: int = 20) -> tuple[Dataset, Dataset]:
 
 
 def improve(game: Game, best: nets.Network, plan: Plan, checkpoint: Checkpoint,
-            reporter: Reporter, keep: Callable[..., None]) -> nets.Network:
+            reporter: Reporter, keep: Callable[..., None], map_units: MapUnits = in_order
+            ) -> nets.Network:
     rounds = plan.round_count
     per_round = math.ceil(plan.selfplay / rounds)
     buffer = ReplayBuffer(REPLAY)
@@ -237,8 +253,14 @@ def improve(game: Game, best: nets.Network, plan: Plan, checkpoint: Checkpoint,
         rng = random.Random(f"{plan.seed}:selfplay:{number}")
         noise = np.random.default_rng([plan.seed, 1, number])
         reporter.stage(f"self-play round {number + 1}/{rounds}", per_round)
-        examples = self_play(game, best, per_round, settings, rng, noise,
-                             progress=reporter.advance)
+        jobs = [(game, best, min(UNIT_GAMES, per_round - first), settings,
+                 f"{plan.seed}:selfplay:{number}:{first}")
+                for first in range(0, per_round, UNIT_GAMES)]
+        parts = []
+        for part in map_units(self_play_unit, jobs):
+            parts.append(part)
+            reporter.advance(min(per_round, len(parts) * UNIT_GAMES))
+        examples = Dataset.join(parts)
         buffer.add(examples)
         assert buffer.data is not None
         buffer.data.save(replay_path)

@@ -70,6 +70,17 @@ def self_play(game: Game, network: Network, games: int, settings: SelfPlay,
     return from_examples(game, rows)
 
 
+UNIT_GAMES = 4  # self-play games a unit of work (one process, one cluster task)
+
+
+def self_play_unit(game: Game, network: Network, games: int, settings: SelfPlay,
+                   seed: str) -> Dataset:
+    """``games`` games of self-play as a unit of work: plain data in (the seed names its random
+    choices), examples out, so the same unit gives the same examples wherever it runs."""
+    return self_play(game, network, games, settings, random.Random(seed),
+                     np.random.default_rng(list(seed.encode())))
+
+
 def match(game: Game, first: Network, second: Network, games: int, simulations: int,
           rng: random.Random, opening: int = 2) -> float:
     """The share of the points ``first`` scores against ``second`` (sides alternating)."""
