@@ -224,12 +224,17 @@ class Brain:
             engine = self.engine
             stones = [(p, int(engine.board.cells[engine.cell(p)]) - 1) for p in engine.moves]
         memory = 64 << 20 if self.max_memory <= 0 else max(1 << 16, self.max_memory // 4)
-        engine = Engine(self.size, self.rule, memory_bytes=memory)
+        made: list[Engine] = []
+
+        def make() -> None:
+            made.append(Engine(self.size, self.rule, memory_bytes=memory))
+            made[0].warm_up()
+
         # every kernel loaded now, not on the clock of the first move; on a machine where
         # numba has not compiled them yet, the manager hears why START takes a while
         say = self.say
-        announced(engine.warm_up, "Gomoku",
-                  None if say is None else lambda line: say(f"MESSAGE {line}"))
+        announced(make, "Gomoku", None if say is None else lambda line: say(f"MESSAGE {line}"))
+        engine = made[0]
         for point, colour in stones:
             engine.play(point, colour)
         self.engine = engine
