@@ -218,7 +218,7 @@ def initialise(board: Board) -> None:
                     code = 0 if cell == EMPTY else 1 if cell == c + 1 else 2
                     key += code * POWERS_OF_3[window_index(offset)]
                 board.keys[c, q, d] = key
-        refresh(board, q)
+        refresh(board, np.int64(q))
 
 
 @njit(cache=True)
