@@ -336,6 +336,35 @@ def liberties_after(b: np.ndarray, p: int, colour: int, enough: int) -> int:
 
 
 @njit(cache=True)
+def _flood_empty(b: np.ndarray, p: int, width: int, seen: np.ndarray, stack: np.ndarray,
+                 region: np.ndarray) -> tuple[int, int]:
+    """The empty region of p (not yet ``seen``) into ``region``: (its size, which colours it
+    touches: bit 1 black, bit 2 white). Marks its points seen."""
+    seen[p] = True
+    stack[0] = p
+    top = 1
+    size = 0
+    reach = 0
+    while top > 0:
+        top -= 1
+        s = stack[top]
+        region[size] = s
+        size += 1
+        for q in (s - 1, s + 1, s - width, s + width):
+            cq = b[COLOUR, q]
+            if cq == EMPTY:
+                if not seen[q]:
+                    seen[q] = True
+                    stack[top] = q
+                    top += 1
+            elif cq == BLACK:
+                reach |= 1
+            elif cq == WHITE:
+                reach |= 2
+    return size, reach
+
+
+@njit(cache=True)
 def area_score(b: np.ndarray, komi: float) -> float:
     """Tromp-Taylor: black's stones and empty points reaching only black, less white's, less
     komi. Empty regions are flooded once each."""
@@ -343,6 +372,7 @@ def area_score(b: np.ndarray, komi: float) -> float:
     width = b[META, M_WIDTH]
     seen = np.zeros(n_points, np.bool_)
     stack = np.empty(n_points, np.int64)
+    region = np.empty(n_points, np.int64)
     score = 0.0
     for p in range(n_points):
         c = b[COLOUR, p]
@@ -351,27 +381,7 @@ def area_score(b: np.ndarray, komi: float) -> float:
         elif c == WHITE:
             score -= 1.0
         elif c == EMPTY and not seen[p]:
-            seen[p] = True
-            top = 0
-            stack[0] = p
-            top = 1
-            size = 0
-            reach = 0  # bit 1: black, bit 2: white
-            while top > 0:
-                top -= 1
-                s = stack[top]
-                size += 1
-                for q in (s - 1, s + 1, s - width, s + width):
-                    cq = b[COLOUR, q]
-                    if cq == EMPTY:
-                        if not seen[q]:
-                            seen[q] = True
-                            stack[top] = q
-                            top += 1
-                    elif cq == BLACK:
-                        reach |= 1
-                    elif cq == WHITE:
-                        reach |= 2
+            size, reach = _flood_empty(b, p, width, seen, stack, region)
             if reach == 1:
                 score += size
             elif reach == 2:
@@ -394,27 +404,7 @@ def area_owner(b: np.ndarray, owner: np.ndarray) -> None:
         if EMPTY < c < EDGE:  # a stone
             owner[p] = c
         elif c == EMPTY and not seen[p]:
-            seen[p] = True
-            stack[0] = p
-            top = 1
-            size = 0
-            reach = 0
-            while top > 0:
-                top -= 1
-                s = stack[top]
-                region[size] = s
-                size += 1
-                for q in (s - 1, s + 1, s - width, s + width):
-                    cq = b[COLOUR, q]
-                    if cq == EMPTY:
-                        if not seen[q]:
-                            seen[q] = True
-                            stack[top] = q
-                            top += 1
-                    elif cq == BLACK:
-                        reach |= 1
-                    elif cq == WHITE:
-                        reach |= 2
+            size, reach = _flood_empty(b, p, width, seen, stack, region)
             if reach == 1 or reach == 2:
                 for i in range(size):
                     owner[region[i]] = reach
