@@ -13,7 +13,9 @@ a line on its standard input and answers ``moves score nodes microseconds`` a li
 reference solver's benchmark output; build its solver with a main that resets the table for
 each line and times the solve in CPU time). Each position is solved by both, one after the
 other, alternating which goes first, so that the load of a shared machine falls on both
-alike. Without a reference the script says so and prints our figures alone.
+alike: positions go by blocks (``--block``; six a set), each block solved by us in one
+kernel call, by the reference, and by us with a Python call per position, in a rotating
+order. Without a reference the script says so and prints our figures alone.
 
 ``--variants``: the solver's options (mirror keys, ETC, ...) against the default, as ratios.
 ``--tables``: table sizes against nodes and time on early positions (is a larger table worth
@@ -84,41 +86,70 @@ def load(folder: Path, name: str, game: ConnectFour, count: int | None,
             for moves, score in lines]
 
 
-def side_by_side(solver: Solver, reference: Reference | None, entries: list[Entry]
-                 ) -> dict[str, float]:
-    """Our and the reference's CPU seconds and nodes over ``entries``, interleaved."""
-    totals = dict.fromkeys(("seconds", "nodes", "wrong", "ref_seconds", "ref_nodes",
-                            "ref_wrong", "same_nodes"), 0.0)
+def side_by_side(solver: Solver, reference: Reference | None, entries: list[Entry],
+                 block: int) -> dict[str, float]:
+    """Our and the reference's CPU seconds and nodes over ``entries``, interleaved by blocks.
+
+    Each block of ``block`` positions is solved three ways, in a rotating order: by us in one
+    kernel call (``solve_many``, as a batch file is), by the reference, and by us again with a
+    Python call per position (``solve_fresh``; the "per call" figure shows what the call
+    itself costs on the easy sets, where a solve is a few dozen nodes)."""
+    totals = dict.fromkeys(("seconds", "call_seconds", "nodes", "wrong", "ref_seconds",
+                            "ref_nodes", "ref_wrong", "same_nodes"), 0.0)
     cpu = time.process_time
-    for index, (moves, position, expected) in enumerate(entries):
-        reference_first = reference is not None and index % 2 == 1
-        if reference_first:
-            answer = reference.solve(moves)  # type: ignore[union-attr]
+
+    def ours(chunk: list[Entry]) -> None:
         start = cpu()
-        score = solver.solve_fresh(position)
+        scores, nodes = solver.solve_many([position for _, position, _ in chunk])
         totals["seconds"] += cpu() - start
-        totals["nodes"] += solver.nodes
-        totals["wrong"] += score != expected
-        if reference is not None:
-            if not reference_first:
-                answer = reference.solve(moves)
-            ref_score, ref_nodes, ref_seconds = answer
+        totals["nodes"] += int(nodes.sum())
+        totals["wrong"] += sum(int(s) != e for s, (_, _, e) in zip(scores, chunk, strict=True))
+        ours_nodes.extend(int(n) for n in nodes)
+
+    def per_call(chunk: list[Entry]) -> None:
+        for _, position, _ in chunk:
+            start = cpu()
+            solver.solve_fresh(position)
+            totals["call_seconds"] += cpu() - start
+
+    def theirs(chunk: list[Entry]) -> None:
+        assert reference is not None
+        for moves, _, expected in chunk:
+            ref_score, ref_nodes, ref_seconds = reference.solve(moves)
             totals["ref_seconds"] += ref_seconds
             totals["ref_nodes"] += ref_nodes
             totals["ref_wrong"] += ref_score != expected
-            totals["same_nodes"] += ref_nodes == solver.nodes
+            ref_nodes_seen.append(ref_nodes)
+
+    runs = [ours, per_call] + ([theirs] if reference is not None else [])
+    ours_nodes: list[int] = []
+    ref_nodes_seen: list[int] = []
+    for index, first in enumerate(range(0, len(entries), block)):
+        chunk = entries[first:first + block]
+        shift = index % len(runs)
+        for run in runs[shift:] + runs[:shift]:
+            run(chunk)
+    pairs = zip(ours_nodes, ref_nodes_seen, strict=False)  # (no pairs without a reference)
+    totals["same_nodes"] = sum(a == b for a, b in pairs)
     return totals
 
 
+def block_size(count: int, block: int | None) -> int:
+    """Positions per block: as asked, else six blocks a set (each order of the three runs
+    twice), 250 positions at most."""
+    return block if block is not None else max(1, min(250, -(-count // 6)))
+
+
 def print_sets(solver: Solver, reference: Reference | None,
-               sets: dict[str, list[Entry]]) -> None:
-    print("set            n   ours ms    ref ms  ratio  ours Mn/s  ref Mn/s  nodes/ref  "
-          "same nodes  wrong")
+               sets: dict[str, list[Entry]], block: int | None) -> None:
+    print("set            n block  ours ms  per call    ref ms  ratio  ours Mn/s  ref Mn/s  "
+          "nodes/ref  same nodes  wrong")
     for name, entries in sets.items():
-        t = side_by_side(solver, reference, entries)
         n = len(entries)
+        size = block_size(n, block)
+        t = side_by_side(solver, reference, entries, size)
         ours_ms = t["seconds"] / n * 1e3
-        line = f"{name:<11}{n:>5} {ours_ms:>9.4f} "
+        line = f"{name:<11}{n:>5} {size:>5} {ours_ms:>8.4f} {t['call_seconds'] / n * 1e3:>9.4f} "
         if reference is not None:
             ref_ms = t["ref_seconds"] / n * 1e3
             line += (f"{ref_ms:>9.4f} {ours_ms / ref_ms:>5.2f}x "
@@ -130,9 +161,10 @@ def print_sets(solver: Solver, reference: Reference | None,
             line += (f"{'-':>9} {'-':>6} {t['nodes'] / t['seconds'] / 1e6:>10.2f} {'-':>9} "
                      f"{'-':>10} {'-':>11}{int(t['wrong'])}")
         print(line, flush=True)
-    print("ratio: our CPU time / the reference's (< 1: faster); Mn/s: million nodes per "
-          "CPU-second; same nodes: positions where both counted the same nodes; wrong: "
-          "ours/reference")
+    print("ours ms: CPU time per position, a block in one kernel call; per call: the same "
+          "with a Python call per position; ref ms: the reference, a line per position; "
+          "ratio: ours / the reference's (< 1: faster); Mn/s: million nodes per CPU-second; "
+          "same nodes: positions where both counted the same nodes; wrong: ours/reference")
 
 
 def print_variants(game: ConnectFour, sets: dict[str, list[Entry]], rounds: int) -> None:
@@ -213,6 +245,10 @@ def main() -> int:
                         help="the first positions of Test_L1_R3 (default 3)")
     parser.add_argument("--reference", default=os.environ.get("YIPAN_C4_REFERENCE"),
                         help="the reference program (default $YIPAN_C4_REFERENCE)")
+    parser.add_argument("--sets", default=",".join(SETS),
+                        help="which sets, comma-separated (default: all six)")
+    parser.add_argument("--block", type=int, default=None,
+                        help="positions per interleaved block (default: n/6, at most 250)")
     parser.add_argument("--variants", action="store_true", help="compare the solver options")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of --variants")
     parser.add_argument("--tables", action="store_true", help="compare table sizes")
@@ -228,8 +264,13 @@ def main() -> int:
     rng = random.Random(2024)
     sizes = {"Test_L3_R1": args.sample, "Test_L2_R1": args.sample, "Test_L2_R2": args.sample,
              "Test_L1_R1": args.sample, "Test_L1_R2": args.medium, "Test_L1_R3": args.hard}
+    chosen = args.sets.split(",")
+    unknown = sorted(set(chosen) - set(SETS))
+    if unknown:
+        print(f"unknown set {unknown[0]} (the sets: {', '.join(SETS)})", file=sys.stderr)
+        return 2
     sets = {name: load(folder, name, game, size, rng) for name, size in sizes.items()
-            if size > 0}
+            if size > 0 and name in chosen}
     reference = None
     program = args.reference and (shutil.which(args.reference) or args.reference)
     if program and Path(program).is_file():
@@ -240,10 +281,11 @@ def main() -> int:
               "alone")
     solver = Solver(game)
     solver.warm_up()
+    solver.solve_many([next(iter(sets.values()))[0][1]])  # load the batch kernel now
     print(f"table: {len(solver.table):,} slots; default flags "
           f"{kernel.DEFAULT_FLAGS}; fresh table per position; CPU time")
     try:
-        print_sets(solver, reference, sets)
+        print_sets(solver, reference, sets, args.block)
     finally:
         if reference is not None:
             reference.close()

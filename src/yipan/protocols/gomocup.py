@@ -276,6 +276,11 @@ class Brain:
                                 threats=self.threats)
         engine.play(decision.move, self.colour)
         x, y = decision.move % self.size, decision.move // self.size
+        if self.say is not None:  # what managers show beside the move (and referees read)
+            stats = decision.result.stats
+            self.say(f"MESSAGE {decision.reason} | depth {decision.result.depth} | "
+                     f"nodes {stats.nodes} | speed {stats.nodes_per_second:.0f} | "
+                     f"time {stats.elapsed * 1000:.0f} ms")
         return f"{x},{y}"
 
 

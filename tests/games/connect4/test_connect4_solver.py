@@ -171,3 +171,18 @@ def test_every_variant_gives_the_same_scores(game, benchmark_set, flags):
 def test_a_table_too_small_to_pin_down_keys_is_refused():
     with pytest.raises(ValueError, match="table_bits"):
         Solver(ConnectFour(), table_bits=18, flags=8)
+
+
+def test_a_batch_solves_each_position_as_a_call_of_its_own_would(game, benchmark_set):
+    """``solve_many`` (one kernel call for a whole batch) gives, position by position, the
+    score and the node count of ``solve_fresh`` called once per position."""
+    lines = benchmark_set("Test_L2_R1")[:60]
+    positions = [replay(game, game.split_moves(moves))[-1] for moves, _ in lines]
+    batch = Solver(game, table_bits=20)
+    scores, nodes = batch.solve_many(positions)
+    single = Solver(game, table_bits=20)
+    for (moves, expected), position, score, count in zip(lines, positions, scores, nodes,
+                                                         strict=True):
+        assert (moves, int(score)) == (moves, expected)
+        assert single.solve_fresh(position) == expected
+        assert int(count) == single.nodes

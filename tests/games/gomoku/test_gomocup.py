@@ -13,7 +13,7 @@ import pytest
 
 from yipan.protocols.gomocup import Brain
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 MOVE = re.compile(r"^(\d+),(\d+)$")
 
 
@@ -115,7 +115,13 @@ def test_a_scripted_session_through_the_process():
         [sys.executable, "-m", "yipan.protocols.gomocup"], input="\n".join(script) + "\n",
         capture_output=True, text=True, env=env, timeout=300)
     assert process.returncode == 0, process.stderr
-    answers = process.stdout.splitlines()
+    lines = process.stdout.splitlines()
+    answers = [line for line in lines if not line.startswith("MESSAGE")]
+    # every move comes after a MESSAGE with the search's figures, as managers show them
+    for index, line in enumerate(lines):
+        if re.fullmatch(r"[0-9]+,[0-9]+", line):
+            figures = re.search(r"nodes ([0-9]+) \| speed ([0-9]+)", lines[index - 1])
+            assert figures is not None, lines[index - 1]
     assert answers[0].startswith('name="yipan"')
     assert answers[1] == "OK"
     first = move_of(answers[2])

@@ -469,3 +469,14 @@ def solve_fresh(current: int, mask: int, moves: int, weak: bool, ctx: np.ndarray
     ctx[C_NODES] = 0
     ctx[C_PAUSED] = 0
     return solve(current, mask, moves, weak, ctx, table, frames, book)
+
+
+@njit(cache=True)
+def solve_many(currents: np.ndarray, masks: np.ndarray, moves: np.ndarray, weak: bool,
+               ctx: np.ndarray, table: np.ndarray, frames: np.ndarray, book: np.ndarray,
+               scores: np.ndarray, nodes: np.ndarray) -> None:
+    """``solve_fresh`` over a batch (one call from Python for a whole file of positions):
+    ``scores[i]`` and ``nodes[i]`` for position ``i``."""
+    for i in range(len(currents)):
+        scores[i] = solve_fresh(currents[i], masks[i], moves[i], weak, ctx, table, frames, book)
+        nodes[i] = ctx[C_NODES]

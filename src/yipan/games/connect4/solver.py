@@ -14,7 +14,7 @@ clock and the flag are read, and returns the best bounds proved when the budget 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -158,6 +158,25 @@ class Solver:
     def solve_fresh(self, position: Position, weak: bool = False) -> int:
         """Score of ``position`` with an emptied table (the benchmark's fresh-table rule)."""
         return kernel.solve_fresh(position[0], position[1], position[2], weak, *self._args())
+
+    def solve_many(self, positions: Sequence[Position], weak: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """Scores and node counts of ``positions``, each with an emptied table, in one kernel
+        call: a batch file's loop without a Python call per position."""
+        for position in positions:
+            self._check_not_over(position)
+        scores = np.zeros(len(positions), np.int64)
+        nodes = np.zeros(len(positions), np.int64)
+        try:
+            currents, masks, moves = (np.array([p[i] for p in positions], np.int64)
+                                      for i in range(3))
+        except OverflowError:  # a board of 64 bits: a call per position
+            for i, position in enumerate(positions):
+                scores[i] = self.solve_fresh(position, weak)
+                nodes[i] = self.nodes
+            return scores, nodes
+        kernel.solve_many(currents, masks, moves, weak, *self._args(), scores, nodes)
+        return scores, nodes
 
     def solve(self, position: Position, weak: bool = False, *, fresh: bool = False,
               node_limit: int | None = None) -> Solved:
