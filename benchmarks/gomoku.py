@@ -33,6 +33,9 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
+import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -48,6 +51,7 @@ from yipan.games.gomoku.rules import Gomoku  # noqa: E402
 # -- the simple brains: Gomocup brains in a few lines, run as `gomoku.py --brain NAME` --
 
 
+MAX_MEMORY = 350_000_000  # INFO max_memory, bytes: the Gomocup limit
 RULE_BITS = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8, "caro-exact": 9}
 
 
@@ -136,6 +140,11 @@ def greedy_score(board: dict, point: tuple[int, int], size: int) -> int:
 # -- the manager ----------------------------------------------------------------------------
 
 
+# "speed 236000" (yipan), "Speed 979K" (Rapfi and others): nodes per second in a MESSAGE
+SPEED = re.compile(r"\b[Ss]peed:?\s+([0-9]+(?:\.[0-9]+)?)\s*([KkMm]?)\b")
+SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6}
+
+
 class Pipe:
     """A brain process; ``ask`` sends lines and reads one answer, timing it."""
 
@@ -145,6 +154,7 @@ class Pipe:
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, env=env, bufsize=1)
         self.slowest = 0.0
+        self.speeds: list[float] = []  # nodes/s, as the brain's MESSAGE lines report them
 
     def send(self, *lines: str) -> None:
         for line in lines:
@@ -159,8 +169,11 @@ class Pipe:
             reply = self.process.stdout.readline().strip()
             if not reply:
                 raise RuntimeError(f"{self.name} closed its output")
-            if not reply.startswith(("MESSAGE", "DEBUG")):
+            if not reply.startswith(("MESSAGE", "DEBUG", "INFO")):
                 break
+            speed = SPEED.search(reply)
+            if speed:
+                self.speeds.append(float(speed.group(1)) * SUFFIX[speed.group(2).upper()])
         if timed:
             self.slowest = max(self.slowest, time.perf_counter() - start)
         return reply
@@ -227,31 +240,47 @@ def play_game(game: Gomoku, black: Pipe, white: Pipe, opening: list[int]
     return outcome.winner, len(played), 0
 
 
+@dataclass(frozen=True)
+class Played:
+    """One game's result, as a unit of work returns it."""
+
+    winner: int | None  # 0 yipan, 1 the other, None a draw
+    moves: int
+    yipan_slowest: float  # seconds
+    forfeit: int  # 1 if a brain lost by an illegal move
+    yipan_colour: int = 0
+    other_slowest: float = 0.0
+    yipan_speeds: tuple[float, ...] = ()  # nodes/s per move, from MESSAGE lines
+    other_speeds: tuple[float, ...] = ()
+
+
 def play_one(size: int, rule: str, ours: list[str], theirs: list[str], name: str,
-             opening: list[int], yipan_colour: int, turn_ms: int
-             ) -> tuple[int | None, int, float, int]:
-    """One game, a unit of work: both brains started for it. Returns (the winner: 0 yipan,
-    1 the other, None a draw; the moves; yipan's slowest answer in seconds; 1 if a brain
-    forfeited by an illegal move)."""
+             opening: list[int], yipan_colour: int, turn_ms: int,
+             their_ms: int | None = None) -> Played:
+    """One game, a unit of work: both brains started for it (the other brain gets
+    ``their_ms`` a move, by default the same as yipan)."""
     game = Gomoku(size, rule)
     yipan = Pipe("yipan", ours)
     other = Pipe(name, theirs)
     try:
-        for brain in (yipan, other):
+        for brain, ms in ((yipan, turn_ms), (other, their_ms or turn_ms)):
             brain.send(f"INFO rule {RULE_BITS[game.rule]}")
             assert brain.ask(f"START {game.size}") == "OK"
-            brain.send(f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0")
+            brain.send(f"INFO timeout_turn {ms}", "INFO timeout_match 0",
+                       f"INFO max_memory {MAX_MEMORY}")
         black, white = (yipan, other) if yipan_colour == 0 else (other, yipan)
         winner, moves, forfeit = play_game(game, black, white, opening)
     finally:
         yipan.close()
         other.close()
-    return ((None if winner is None else 0 if winner == yipan_colour else 1), moves,
-            yipan.slowest, forfeit)
+    return Played(None if winner is None else 0 if winner == yipan_colour else 1, moves,
+                  yipan.slowest, forfeit, yipan_colour, other.slowest, tuple(yipan.speeds),
+                  tuple(other.speeds))
 
 
 def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: int,
-          opening_stones: int, turn_ms: int, rng: random.Random, runner) -> tuple[Score, float]:
+          opening_stones: int, turn_ms: int, rng: random.Random, runner,
+          their_ms: int | None = None) -> tuple[Score, float, list[Played]]:
     centre = game.size // 2
     jobs = []
     for _ in range(pairs):
@@ -265,21 +294,53 @@ def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: in
                 break
             except ValueError:
                 continue
-        jobs += [(game.size, game.rule, ours, theirs, name, opening, colour, turn_ms)
-                 for colour in (0, 1)]
+        jobs += [(game.size, game.rule, ours, theirs, name, opening, colour, turn_ms,
+                  their_ms) for colour in (0, 1)]
+    played = list(run_match(play_one, jobs, runner=runner))
+    return tally(played), max((p.yipan_slowest for p in played), default=0.0), played
+
+
+def tally(played: list[Played]) -> Score:
     score = Score()
-    slowest = 0.0
-    for winner, moves, yipan_slowest, forfeit in run_match(play_one, jobs, runner=runner):
-        score.moves.append(moves)
-        score.forfeits += forfeit
-        slowest = max(slowest, yipan_slowest)
-        if winner is None:
+    for game in played:
+        score.moves.append(game.moves)
+        score.forfeits += game.forfeit
+        if game.winner is None:
             score.draws += 1
-        elif winner == 0:
+        elif game.winner == 0:
             score.wins += 1
         else:
             score.losses += 1
-    return score, slowest
+    return score
+
+
+def wdl(score: Score) -> str:
+    return f"{score.wins}-{score.draws}-{score.losses}"
+
+
+def report_against(name: str, turn_ms: int, their_ms: int, played: list[Played],
+                   seconds: float) -> None:
+    """A setting's lines: W-D-L, by colour, game lengths, nodes/s of both, slowest answers."""
+    score = tally(played)
+    by_colour = [tally([p for p in played if p.yipan_colour == colour]) for colour in (0, 1)]
+    lengths = [p.moves for p in played]
+
+    def median_speed(speeds: list[float]) -> str:
+        return f"{statistics.median(speeds):,.0f}" if speeds else "not reported"
+
+    ours = [v for p in played for v in p.yipan_speeds]
+    theirs = [v for p in played for v in p.other_speeds]
+    percent = 100 * (score.wins + score.draws / 2) / max(1, len(played))
+    print(f"yipan {turn_ms} ms vs {name} {their_ms} ms: {score.wins}-{score.draws}-"
+          f"{score.losses} (W-D-L; {percent:.0f}% score); as black {wdl(by_colour[0])}, "
+          f"as white {wdl(by_colour[1])}; "
+          f"{seconds:.0f} s")
+    print(f"  game lengths {min(lengths)}-{max(lengths)} moves (mean "
+          f"{statistics.mean(lengths):.0f}); median nodes/s yipan {median_speed(ours)}, "
+          f"{name} {median_speed(theirs)}; slowest answers yipan "
+          f"{max(p.yipan_slowest for p in played):.2f} s, {name} "
+          f"{max(p.other_slowest for p in played):.2f} s; forfeits {score.forfeits}",
+          flush=True)
 
 
 # -- speed and puzzles ----------------------------------------------------------------------
@@ -386,6 +447,34 @@ def puzzles(path: Path, seconds: float) -> None:
           f"{max(times):.3f} s, mean {sum(times) / len(times):.3f} s")
 
 
+def against_opponent(args: argparse.Namespace, ours: list[str], turn_ms: int,
+                     rng: random.Random, runner) -> None:
+    """yipan at ``--time`` against the given brain at each of ``--opponent-times``: the same
+    openings for every setting, each with both colours."""
+    program = shutil.which(args.opponent) or args.opponent
+    if not Path(program).is_file():
+        raise SystemExit(f"no opponent program at {args.opponent}")
+    name = Path(program).name
+    try:
+        times = [float(t) for t in args.opponent_times.split(",")]
+    except ValueError:
+        raise SystemExit(f"--opponent-times takes seconds, comma-separated, not "
+                         f"{args.opponent_times!r}") from None
+    game = Gomoku(15, "freestyle")
+    print(f"opponent: {program}; {args.opponent_pairs} openings of {args.opening_stones} "
+          f"random stones near the centre, each played with both colours; fresh brains each "
+          f"game; freestyle")
+    state = rng.getstate()
+    for seconds in times:
+        rng.setstate(state)  # the same openings at every setting
+        start = time.perf_counter()
+        _, _, played = match(game, ours, [program], name, args.opponent_pairs,
+                             args.opening_stones, turn_ms, rng, runner,
+                             their_ms=int(seconds * 1000))
+        report_against(name, turn_ms, int(seconds * 1000), played,
+                       time.perf_counter() - start)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--brain", choices=("random", "greedy"), help=argparse.SUPPRESS)
@@ -402,6 +491,15 @@ def main() -> int:
                         help="further rules to measure, comma-separated (or none)")
     parser.add_argument("--rule-pairs", type=int, default=1,
                         help="openings per opponent under each further rule")
+    parser.add_argument("--opponent", default=os.environ.get("YIPAN_GOMOKU_OPPONENT"),
+                        help="a Gomocup brain's program to play (default "
+                             "$YIPAN_GOMOKU_OPPONENT)")
+    parser.add_argument("--opponent-times", default="1.0,0.3,0.1",
+                        help="the opponent's seconds a move, one setting each (yipan: --time)")
+    parser.add_argument("--opponent-pairs", type=int, default=5,
+                        help="openings per setting against the opponent, both colours each")
+    parser.add_argument("--opponent-only", action="store_true",
+                        help="only the matches against --opponent")
     add_cluster_arguments(parser)
     args = parser.parse_args()
     if args.brain:
@@ -414,6 +512,16 @@ def main() -> int:
     unknown = [r for r in rules if r not in RULE_BITS]
     if unknown:
         parser.error(f"unknown rule {unknown[0]!r} (rules: {', '.join(RULE_BITS)})")
+    runner = make_runner(args.ray, args.workers)
+    ours = [sys.executable, "-m", "yipan.protocols.gomocup"]
+    turn_ms = int(args.time * 1000)
+    if args.opponent:
+        against_opponent(args, ours, turn_ms, rng, runner)
+    else:
+        print("no opponent brain (set YIPAN_GOMOKU_OPPONENT or --opponent): only the built-in "
+              "ones")
+    if args.opponent_only:
+        return 0
     search_speed(args.positions, args.time * 2, rng)
     puzzles(data / "gomoku" / "vcf_puzzles.txt", 1.0)
     for rule in rules:
@@ -422,9 +530,7 @@ def main() -> int:
         forbidden_agreement(500, rng)
     if args.skip_matches:
         return 0
-    ours = [sys.executable, "-m", "yipan.protocols.gomocup"]
     here = [sys.executable, str(Path(__file__).resolve())]
-    turn_ms = int(args.time * 1000)
     greedy = ("greedy one-ply", [*here, "--brain", "greedy", "--seed", str(args.seed)])
     weaker = (f"yipan depth {args.low_depth}, no threats",
               [*ours, "--max-depth", str(args.low_depth), "--no-threats"])
@@ -432,13 +538,12 @@ def main() -> int:
                  greedy, weaker]
     schedule = [("freestyle", opponents, args.pairs)]
     schedule += [(rule, [greedy, weaker], args.rule_pairs) for rule in rules]
-    runner = make_runner(args.ray, args.workers)
     for rule, against, pairs in schedule:
         game = Gomoku(15, rule)
         for name, command in against:
             start = time.perf_counter()
-            score, slowest = match(game, ours, command, name, pairs, args.opening_stones,
-                                   turn_ms, rng, runner)
+            score, slowest, _ = match(game, ours, command, name, pairs, args.opening_stones,
+                                      turn_ms, rng, runner)
             print(f"{rule}: vs {name}: {score}; slowest yipan answer {slowest:.2f} s "
                   f"(turn limit {args.time:g} s); {time.perf_counter() - start:.0f} s")
     return 0

@@ -535,7 +535,8 @@ def brain_session(script: list[str]) -> list[str]:
         [sys.executable, "-m", "yipan.protocols.gomocup"], input="\n".join(script) + "\n",
         capture_output=True, text=True, env=env, timeout=300)
     assert process.returncode == 0, process.stderr
-    return process.stdout.splitlines()
+    # MESSAGE lines (a slow first START, the figures before each move) are for people
+    return [line for line in process.stdout.splitlines() if not line.startswith("MESSAGE")]
 
 
 def board_lines(game: Gomoku, state: Stones, brain_colour: int) -> list[str]:

@@ -25,8 +25,8 @@ Context = namedtuple("Context", [
 
 # stats: counters and switches shared by the kernels and the Python driver
 (NODES, MAX_NODES, TT_HITS, CUTOFFS, ABORTED, BEST_MOVE, NEXT_CHECK, THREAT_NODES,
- THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH) = range(12)
-STATS = 12
+ THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH, BEST_VALUE) = range(13)
+STATS = 13
 CLOCK_EVERY = 256  # nodes between two readings of the clock (a threat node may cost 50 us)
 
 

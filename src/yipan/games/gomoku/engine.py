@@ -52,6 +52,7 @@ from .board import (
 from .context import (
     ABORTED,
     BEST_MOVE,
+    BEST_VALUE,
     CUTOFFS,
     LINE_LENGTH,
     MAX_NODES,
@@ -255,13 +256,20 @@ class Engine:
         context.killers[:] = -1
         context.history[:] //= 8
         total_nodes = 0
+        previous = -1
         for depth in range(1, min(max_depth, MAX_PLY - 8) + 1):
             context.stats[BEST_MOVE] = -1
             value = int(negamax(board, context, depth, 0, -INFINITY, INFINITY, me))
-            if context.stats[ABORTED] or context.stats[BEST_MOVE] < 0:
-                return
-            total_nodes = int(context.stats[NODES])
             best = int(context.stats[BEST_MOVE])
+            partial = bool(context.stats[ABORTED])
+            # a depth cut short still counts once a root move was searched to its end: the
+            # previous best is searched first, so a different move here has proved better
+            if partial and (depth == 1 or best < 0 or best == previous):
+                return
+            if partial:
+                value = int(context.stats[BEST_VALUE])
+            total_nodes = int(context.stats[NODES])
+            previous = best
             pv_cells = np.zeros(depth + 8, dtype=np.int32)
             place(board, best, me)
             length = principal_variation(board, context, 1 - me, depth + 7, pv_cells)
@@ -269,14 +277,15 @@ class Engine:
             pv = (self.point(best), *(self.point(c) for c in pv_cells[:length]))
             elapsed = time.perf_counter() - start
             # a win or loss found through pruned candidate lists is likely, not proven:
-            # ``exact`` stays False, but deeper searches would only find the same
-            decided = abs(value) > WIN - MAX_PLY * 2
+            # ``exact`` stays False. A win ends the deepening; a loss does not, since a deeper
+            # search may find the defence a pruned list left out (and else the longest loss)
+            decided = value > WIN - MAX_PLY * 2
             yield SearchResult(
                 move=pv[0], value=value, pv=pv,
                 move_values=MappingProxyType({pv[0]: value}), depth=depth, exact=False,
                 stats=SearchStats(nodes=total_nodes, tt_hits=int(context.stats[TT_HITS]),
                                   cutoffs=int(context.stats[CUTOFFS]), elapsed=elapsed))
-            if decided:
+            if decided or partial:
                 return
 
     def search(self, *, max_depth: int = 64, nodes: int | None = None,
@@ -395,15 +404,16 @@ class Engine:
                 safe = self.moves_stopping_vcf(me, seconds=remaining(0.7))
         result = None
         if not stopped():
-            budget = remaining(1.0)
+            budget = remaining(0.8 if threats else 1.0)  # (the rest: the check below)
             searching = time.perf_counter()
             for depth_result in self.iterate(max_depth=max_depth, nodes=nodes, seconds=budget):
                 result = depth_result
                 if not safe or result.move in safe:
                     assert isinstance(result.move, int)
                     yield Decision(result.move, "search", result)
-                # the next depth costs several times this one: do not start what cannot finish
-                if (budget is not None and time.perf_counter() - searching > budget * 0.4) \
+                # the next depth costs several times this one: start it while it may at least
+                # search its first moves (a depth cut short still gives a move)
+                if (budget is not None and time.perf_counter() - searching > budget * 0.6) \
                         or stopped():
                     break
         if safe and (result is None or result.move not in safe):
@@ -415,7 +425,39 @@ class Engine:
             yield decided(fallback, "search", 0)
             return
         assert isinstance(result.move, int)  # a completed search of an unfinished game
+        if threats and not safe and counts[them, L_OPEN_FOUR] == 0 and not stopped():
+            # the search's horizon may hide a threat sequence of the opponent: if the chosen
+            # move leaves a VCT, the next candidate that leaves none is played instead
+            safer = self.move_stopping_vct(result.move, me, seconds=remaining(1.0))
+            if safer is not None and safer != result.move:
+                yield decided(safer, "stops VCT", result.value)
+                return
         yield Decision(result.move, "search", result)
+
+    def move_stopping_vct(self, first: int, me: int, seconds: float | None,
+                          tries: int = 12) -> int | None:
+        """``first`` if the opponent has no VCT (nor VCF) after it, else the first of our best
+        ``tries`` candidates after which it has none; None if time runs out first or every
+        candidate leaves one (then the search's choice stands)."""
+        start = time.perf_counter()
+        board, context = self.board, self.context
+        count = generate(board, context, me, 0, self.cell(first))
+        candidates = [self.cell(first)] + [int(c) for c in context.moves[0, :count]]
+        for cell in list(dict.fromkeys(candidates))[:tries + 1]:
+            left = None if seconds is None else seconds - (time.perf_counter() - start)
+            if left is not None and left <= 0:
+                return None
+            place(board, cell, me)
+            danger = self.threat_win(1 - me, threes=False, max_depth=self.vcf_depth,
+                                     nodes=20_000, seconds=left)
+            if danger is None:
+                danger = self.threat_win(1 - me, threes=True, max_depth=self.vct_depth,
+                                         nodes=20_000, seconds=left)
+            aborted = bool(context.stats[ABORTED])
+            remove(board, cell)
+            if danger is None and not aborted:
+                return self.point(cell)
+        return None
 
     def moves_stopping_vcf(self, me: int, seconds: float | None) -> list[int]:
         """The opponent has a VCF: our candidates (and fours) after which it has none, best

@@ -31,6 +31,7 @@ from .board import (
     L_FORBIDDEN,
     L_FOUR,
     L_OPEN_FOUR,
+    L_THREE,
     Board,
     evaluate,
     find_level,
@@ -40,6 +41,7 @@ from .board import (
 from .context import (
     ABORTED,
     BEST_MOVE,
+    BEST_VALUE,
     BRANCH,
     CUTOFFS,
     MAX_NODES,
@@ -53,6 +55,8 @@ from .context import (
 from .patterns import FOUR
 
 INFINITY = 1 << 30
+LMR_FROM = 3  # the first moves of a list are searched to full depth
+LMR_DEEPER_FROM = 8  # from here on, two plies less
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -166,13 +170,24 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
     original_alpha = alpha
     best = -INFINITY
     best_move = -1
+    quiet_position = forced < 0 and counts[them, L_OPEN_FOUR] == 0
     for i in range(count):
         move = context.moves[ply, i]
+        # late move reduction: a quiet move late in the ordered list (no three or four of
+        # either side there) is first searched shallower, and again in full if it surprises
+        reduction = 0
+        if (quiet_position and i >= LMR_FROM and child_depth >= 2
+                and board.level[me, move] < L_THREE and board.level[them, move] < L_THREE):
+            reduction = 1 if i < LMR_DEEPER_FROM or child_depth < 4 else 2
         place(board, move, me)
         if i == 0:
             value = -negamax(board, context, child_depth, ply + 1, -beta, -alpha, them)
         else:
-            value = -negamax(board, context, child_depth, ply + 1, -alpha - 1, -alpha, them)
+            value = -negamax(board, context, child_depth - reduction, ply + 1, -alpha - 1,
+                             -alpha, them)
+            if reduction and value > alpha and not stats[ABORTED]:
+                value = -negamax(board, context, child_depth, ply + 1, -alpha - 1, -alpha,
+                                 them)
             if alpha < value < beta and not stats[ABORTED]:
                 value = -negamax(board, context, child_depth, ply + 1, -beta, -value, them)
         remove(board, move)
@@ -181,8 +196,9 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
         if value > best:
             best = value
             best_move = move
-            if ply == 0:
+            if ply == 0:  # (a root move searched to the end: usable if time runs out)
                 stats[BEST_MOVE] = move
+                stats[BEST_VALUE] = value
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
