@@ -4,7 +4,10 @@ Commands from the manager, one a line: ``START size``, ``RECTSTART w,h`` (answer
 square boards only), ``RESTART``, ``BEGIN``, ``TURN x,y``, ``BOARD`` then ``x,y,field``
 lines and ``DONE`` (field 1 own stone, 2 opponent's, 3 a continuous game's winning-line stone,
 taken as a blocking stone), ``INFO key value`` (timeout_turn, timeout_match, time_left,
-max_memory, game_type, rule, folder), ``TAKEBACK x,y``, ``PLAY x,y``, ``ABOUT``, ``END``.
+max_memory, game_type, rule, folder), ``TAKEBACK x,y``, ``PLAY x,y``, ``ABOUT``, ``END``,
+and the swap2 opening's ``SWAP2BOARD`` (stone lines as BOARD's, then ``DONE``; the first stone
+listed is black): on an empty board the brain answers three stones ``x,y x,y x,y``; on three
+or five stones ``SWAP`` (it takes black) or white's move ``x,y`` (it plays white).
 Answers: a move ``x,y`` (0-based, x = column, y = row from the top), ``OK``, ``ERROR reason``,
 ``UNKNOWN reason``, ``MESSAGE text``, ``DEBUG text``.
 
@@ -70,6 +73,7 @@ class Brain:
         self.time_left: float | None = None
         self.max_memory = 0
         self.board_lines: list[tuple[int, int, int]] | None = None
+        self.swap2 = False  # the board being read is a SWAP2BOARD's
         self.ended = False
         self.say: Callable[[str], None] | None = None  # a line out at once (serve sets it)
 
@@ -137,9 +141,18 @@ class Brain:
         self.board_lines = []
         return []
 
+    def swap2board(self, rest: str) -> list[str]:
+        self._need_board()
+        self.board_lines = []
+        self.swap2 = True
+        return []
+
     def _board_line(self, text: str) -> list[str]:
         if text.upper() == "DONE":
             stones, self.board_lines = self.board_lines or [], None
+            if self.swap2:
+                self.swap2 = False
+                return self._swap2(stones)
             return self._load_board(stones)
         match = re.fullmatch(r"(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)", text)
         if not match:
@@ -166,6 +179,69 @@ class Brain:
                 continue
             engine.play(point, self.colour if field == 1 else 1 - self.colour)
         return [*notes, self._think()]
+
+    def _swap2(self, stones: list[tuple[int, int, int]]) -> list[str]:
+        """A swap2 opening step, by the number of stones given: none, place three (the
+        most balanced of a few shapes by a short search); three, take black (SWAP) if
+        white's side is worse, else play white's move; five, take white by playing its move
+        if white's side is not worse, else SWAP. (Placing two more stones at three, which
+        the rule also allows, is not offered.)"""
+        engine = self._need_board()
+        if len(stones) not in (0, 3, 5):
+            raise ProtocolError(f"a swap2 board has 0, 3 or 5 stones, not {len(stones)}")
+        if any(field == 3 for _, _, field in stones):
+            raise ProtocolError("a swap2 board has no winning-line stones (field 3)")
+        if len({(x, y) for x, y, _ in stones}) < len(stones):
+            raise ProtocolError("a swap2 board gives a point twice")
+        # the first stone listed is black; fields say whose each stone is
+        black_field = stones[0][2] if stones else 1
+        colours = [0 if field == black_field else 1 for _, _, field in stones]
+        if colours.count(0) != (len(stones) + 1) // 2:
+            raise ProtocolError("a swap2 board has one more black stone than white")
+        engine.reset()  # (checked first: a refused board leaves the brain's board alone)
+        for (x, y, _), colour in zip(stones, colours, strict=True):
+            engine.play(y * self.size + x, colour)
+        if not stones:
+            return [self._swap2_opening()]
+        engine.side = 1  # white to move after three stones or five
+        seconds = self.move_seconds()
+        decision = engine.think(seconds=seconds, max_depth=self.max_depth, threats=self.threats)
+        white_value = decision.result.value
+        take_black = white_value < 0
+        if self.say is not None:
+            self.say(f"MESSAGE swap2: white's value {white_value:+.0f} after "
+                     f"{len(stones)} stones: {'SWAP' if take_black else 'white'}")
+        if take_black:
+            self.colour = 0
+            return ["SWAP"]
+        self.colour = 1
+        engine.play(decision.move, 1)
+        return [f"{decision.move % self.size},{decision.move // self.size}"]
+
+    def _swap2_opening(self) -> str:
+        """Three stones (black, white, black) near the centre: of a few shapes, the one whose
+        value for white (to move) a short search finds nearest to even."""
+        engine = self._need_board()
+        c = self.size // 2
+        shapes = [((0, 0), (1, 0), (0, 2)), ((0, 0), (1, 1), (2, 0)), ((0, 0), (0, 1), (2, 2)),
+                  ((0, 0), (1, -1), (1, 2)), ((0, 0), (2, 0), (1, 2)), ((0, 0), (1, 1), (-1, 2))]
+        share = self.move_seconds() / len(shapes)
+        best, best_gap = shapes[0], float("inf")
+        for shape in shapes:
+            engine.reset()
+            for index, (dx, dy) in enumerate(shape):
+                engine.play((c + dy) * self.size + c + dx, index % 2)
+            engine.side = 1
+            value = engine.think(seconds=share, max_depth=self.max_depth,
+                                 threats=self.threats).result.value
+            if abs(value) < best_gap:
+                best, best_gap = shape, abs(value)
+        engine.reset()
+        for index, (dx, dy) in enumerate(best):
+            engine.play((c + dy) * self.size + c + dx, index % 2)
+        engine.side = None
+        self.colour = 0  # (until the opponent chooses)
+        return " ".join(f"{c + dx},{c + dy}" for dx, dy in best)
 
     def info(self, rest: str) -> list[str]:
         key, _, value = rest.partition(" ")
@@ -288,6 +364,7 @@ COMMANDS: dict[str, Callable[[Brain, str], list[str]]] = {
     "START": Brain.start, "RECTSTART": Brain.rectstart, "RESTART": Brain.restart,
     "BEGIN": Brain.begin, "TURN": Brain.turn, "BOARD": Brain.board, "INFO": Brain.info,
     "TAKEBACK": Brain.takeback, "PLAY": Brain.play, "ABOUT": Brain.about, "END": Brain.end,
+    "SWAP2BOARD": Brain.swap2board,
 }
 
 

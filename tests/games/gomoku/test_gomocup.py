@@ -52,7 +52,48 @@ def test_malformed_lines_are_answered_with_error_and_the_brain_goes_on(brain, li
 
 
 def test_unknown_command_words_get_unknown(brain):
-    assert brain.handle("SWAP2BOARD")[0].startswith("UNKNOWN")
+    assert brain.handle("SWAP3BOARD")[0].startswith("UNKNOWN")
+    assert brain.handle("PONDER")[0].startswith("UNKNOWN")
+
+
+def swap2(brain, stones: list[tuple[int, int, int]]) -> list[str]:
+    assert brain.handle("SWAP2BOARD") == []
+    for x, y, field in stones:
+        assert brain.handle(f"{x},{y},{field}") == []
+    return brain.handle("DONE")
+
+
+def test_swap2_on_an_empty_board_places_three_stones_near_the_centre(brain):
+    answer = swap2(brain, [])
+    points = [tuple(map(int, p.split(","))) for p in answer[0].split()]
+    assert len(answer) == 1 and len(set(points)) == 3
+    assert all(4 <= v <= 10 for point in points for v in point)
+
+
+def test_swap2_takes_black_when_whites_side_is_worse_and_plays_white_when_it_is_better(brain):
+    # five stones: black's open three in the middle, white's two stones far off
+    answer = swap2(brain, [(6, 7, 1), (0, 0, 2), (7, 7, 1), (14, 14, 2), (8, 7, 1)])
+    assert answer == ["SWAP"]
+    # the brain is black now: white's block comes as a TURN, and it answers as black
+    x, y = move_of(brain.handle("TURN 5,7")[0])
+    assert brain.engine.board.cells[brain.engine.cell(y * 15 + x)] == 1  # (1: black)
+    # three stones: black's scattered at the edge, white's in the middle, white to move
+    answer = swap2(brain, [(0, 0, 2), (7, 7, 1), (14, 0, 2)])
+    x, y = move_of(answer[0])
+    assert brain.engine.board.cells[brain.engine.cell(y * 15 + x)] == 2  # it plays white
+    assert len(brain.engine.moves) == 4
+
+
+@pytest.mark.parametrize("stones", [[(7, 7, 1)], [(7, 7, 1), (7, 7, 2), (8, 8, 1)],
+                                    [(7, 7, 1), (8, 8, 1), (9, 9, 1)],
+                                    [(7, 7, 3), (8, 8, 1), (9, 9, 1)]])
+def test_a_swap2_board_that_cannot_be_is_an_error(brain, stones):
+    brain.handle("TURN 3,3")
+    before = list(brain.engine.moves)
+    answer = swap2(brain, stones)
+    assert len(answer) == 1 and answer[0].startswith("ERROR"), answer
+    assert brain.engine.moves == before  # the game in progress is left as it was
+    assert move_of(brain.handle("TURN 0,0")[0])
 
 
 def test_turn_answers_a_legal_move_and_an_occupied_point_is_refused(brain):

