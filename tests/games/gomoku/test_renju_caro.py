@@ -506,11 +506,14 @@ def test_a_caro_five_blocked_at_both_ends_is_no_threat_to_the_engine():
 
 
 def test_engine_self_play_under_renju_never_makes_a_forbidden_move():
-    """Twenty moves a side from seeded random openings, every black move through the rules."""
+    """Twenty moves a side from seeded random openings, every black move through the rules
+    (two games at least, and on until black has met a forbidden point)."""
     game = Gomoku(SIZE, "renju")
     rng = random.Random(7)
     forbidden_seen = 0
-    for _ in range(2):
+    for played in range(8):
+        if played >= 2 and forbidden_seen:
+            break
         state = game.initial_state()
         for _ in range(3):
             state = game.play_checked(state, rng.choice(

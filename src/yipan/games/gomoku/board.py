@@ -56,8 +56,8 @@ LEVEL_NAMES = ("none", "three", "double three", "four", "four-three", "open four
                "forbidden")
 
 # the worth of each shape to the side that would make it (index: shape)
-SHAPE_WORTH = np.array([0, 3, 12, 15, 60, 70, 1500, 10000, 1500, 0], dtype=np.int64)
-LEVEL_BONUS = np.array([0, 0, 300, 0, 600, 1500, 0, 0], dtype=np.int64)
+SHAPE_WORTH = np.array([0, 6, 8, 29, 0, 47, 1500, 10000, 1500, 0], dtype=np.int64)
+LEVEL_BONUS = np.array([0, 84, 315, 74, 502, 1500, 0, 0], dtype=np.int64)
 
 Board = namedtuple("Board", [
     "cells", "keys", "shapes", "level", "level_count", "value", "total", "near", "hash",

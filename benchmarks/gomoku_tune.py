@@ -1,0 +1,156 @@
+"""Tune the Gomoku evaluation's shape and level worths on positions from yipan's own games.
+
+    PYTHONPATH=src python benchmarks/gomoku_tune.py [--games 600] [--seconds 0.03]
+        [--workers 2] [--seed 2026]
+
+1. Self-play: the engine against itself at ``--seconds`` a move from openings of three random
+   stones near the centre (drawn from ``--seed``), one game a unit of work on ``--workers``
+   processes. Each position before a move gives the side to move's features and, once the
+   game ends, its result (1 win, 0 loss, 1/2 draw).
+2. Features, as ``board.evaluate`` counts them: per shape (two, open three, ...) the number of
+   (empty cell, direction) pairs with that shape, and per level the number of empty cells, for
+   the side to move minus 9/10 of the opponent's. Positions where either side can make a five
+   or an open four at once are left out: their value is tactics, not worth.
+3. A logistic fit of the result on ``worth . features / scale`` (Texel's method), started
+   from the current ``SHAPE_WORTH`` and ``LEVEL_BONUS``, gently held to them; prints the log
+   loss of the current and the fitted worths on held-out games (every fifth game), and the
+   fitted arrays scaled to the current ones' size, ready for ``board.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from yipan.cluster import make_runner, run_match  # noqa: E402
+from yipan.games.gomoku.board import (  # noqa: E402
+    EMPTY,
+    L_FIVE,
+    L_OPEN_FOUR,
+    LEVEL_BONUS,
+    LEVELS,
+    SHAPE_WORTH,
+)
+
+SHAPES = len(SHAPE_WORTH)
+
+
+def features(engine, me: int) -> np.ndarray:
+    """The side to move's counts minus 9/10 of the opponent's: shapes, then levels."""
+    board = engine.board
+    empty = np.flatnonzero(board.cells == EMPTY)
+    rows = []
+    for colour in (me, 1 - me):
+        shapes = np.bincount(board.shapes[colour][empty].ravel(), minlength=SHAPES)[:SHAPES]
+        levels = np.bincount(board.level[colour][empty], minlength=LEVELS)[:LEVELS]
+        rows.append(np.concatenate([shapes, levels]).astype(np.float64))
+    return rows[0] - 0.9 * rows[1]
+
+
+def self_play(opening: list[int], seconds: float) -> tuple[np.ndarray, np.ndarray]:
+    """One game: (features of each quiet position, result for its side to move)."""
+    from yipan.games.gomoku.engine import Engine
+
+    engine = Engine(15, memory_bytes=1 << 24)
+    engine.reset(opening)
+    rows, movers = [], []
+    winner = None
+    while len(engine.moves) < 225:
+        me = engine.to_move
+        counts = engine.board.level_count
+        if not counts[:, L_OPEN_FOUR:L_FIVE + 1].any():
+            rows.append(features(engine, me))
+            movers.append(me)
+        decision = engine.think(seconds=seconds)
+        if decision.reason == "five":
+            winner = me
+            break
+        engine.play(decision.move)
+    results = np.array([0.5 if winner is None else float(m == winner) for m in movers])
+    return np.array(rows).reshape(-1, SHAPES + LEVELS), results
+
+
+def log_loss(weights: np.ndarray, scale: float, x: np.ndarray, y: np.ndarray) -> float:
+    p = 1 / (1 + np.exp(-np.clip(x @ weights / scale, -30, 30)))
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+# held where they are: "no shape" and "no level" are worth nothing by definition, and the
+# decisive shapes and levels (open four, five, four-four, overline; open four, five,
+# forbidden) are tactics that the search decides before any evaluation
+FIXED = np.array([0, 6, 7, 8, 9, SHAPES, SHAPES + 5, SHAPES + 6, SHAPES + 7])
+
+
+def fit(x: np.ndarray, y: np.ndarray, start: np.ndarray, steps: int = 4000
+        ) -> tuple[np.ndarray, float]:
+    """Logistic regression from ``start`` (worths in eval units), a scale fitted first;
+    an L2 pull toward ``start`` keeps features the games rarely show where they were, and
+    the ``FIXED`` ones do not move."""
+    scales = [100.0 * 1.5 ** k for k in range(16)]
+    scale = min(scales, key=lambda s: log_loss(start, s, x, y))
+    w = start / scale  # fitted in logit units
+    anchor = w.copy()
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    rate, pull = 0.002, 1e-3
+    for step in range(1, steps + 1):
+        p = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
+        grad = x.T @ (p - y) / len(y) + pull * (w - anchor)
+        grad[FIXED] = 0.0
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad ** 2
+        w -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-9)
+    return w * scale, scale
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--seconds", type=float, default=0.03)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--save", metavar="FILE.npz", help="keep the positions for --load")
+    parser.add_argument("--load", metavar="FILE.npz", help="fit saved positions, no self-play")
+    args = parser.parse_args()
+    if args.load:
+        with np.load(args.load) as saved:
+            games = [(saved[f"x{i}"], saved[f"y{i}"]) for i in range(int(saved["count"]))]
+        print(f"{len(games)} games loaded from {args.load}")
+    else:
+        rng = random.Random(args.seed)
+        centre = [y * 15 + x for x in range(4, 11) for y in range(4, 11)]
+        jobs = [(rng.sample(centre, 3), args.seconds) for _ in range(args.games)]
+        start = time.perf_counter()
+        games = list(run_match(self_play, jobs, runner=make_runner(None, args.workers)))
+        print(f"{len(games)} games of self-play at {args.seconds:g} s a move in "
+              f"{time.perf_counter() - start:.0f} s", flush=True)
+    if args.save:
+        arrays = {f"{k}{i}": g[j] for i, g in enumerate(games) for j, k in enumerate("xy")}
+        np.savez_compressed(args.save, count=len(games), **arrays)
+    train = [g for i, g in enumerate(games) if i % 5 and len(g[1])]
+    test = [g for i, g in enumerate(games) if i % 5 == 0 and len(g[1])]
+    x, y = (np.concatenate([g[k] for g in train]) for k in (0, 1))
+    xt, yt = (np.concatenate([g[k] for g in test]) for k in (0, 1))
+    print(f"positions: {len(y)} to fit, {len(yt)} held out")
+    current = np.concatenate([SHAPE_WORTH, LEVEL_BONUS]).astype(np.float64)
+    fitted, scale = fit(x, y, current)
+    print(f"held-out log loss: current worths {log_loss(current, scale, xt, yt):.4f}, "
+          f"fitted {log_loss(fitted, scale, xt, yt):.4f} (a coin: {np.log(2):.4f})")
+    shape_part = np.maximum(0, np.round(fitted[:SHAPES])).astype(np.int64)
+    level_part = np.maximum(0, np.round(fitted[SHAPES:])).astype(np.int64)
+    print(f"SHAPE_WORTH = np.array({shape_part.tolist()}, dtype=np.int64)")
+    print(f"LEVEL_BONUS = np.array({level_part.tolist()}, dtype=np.int64)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
