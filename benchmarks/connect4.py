@@ -2,7 +2,7 @@
 with the reference solver measured in the same run.
 
     PYTHONPATH=src python benchmarks/connect4.py [--data DIR] [--sample N] [--medium N]
-        [--hard N] [--reference PROGRAM] [--variants] [--tables]
+        [--hard N] [--sets NAMES] [--block N] [--reference PROGRAM] [--variants] [--tables]
 
 Positions: the six shared sets ``Test_L*_R*`` (``DIR/connect4/`` or ``DIR`` itself; default
 ``$YIPAN_DATA``). A fresh table per position; only the solver call is timed, in CPU time

@@ -3,6 +3,8 @@
     PYTHONPATH=src python benchmarks/gomoku.py                 # short run (about two minutes)
     PYTHONPATH=src python benchmarks/gomoku.py --pairs 5 --time 1.0 --positions 8   # longer
     PYTHONPATH=src python benchmarks/gomoku.py --pairs 5 --workers 2     # or --ray [ADDRESS]
+    YIPAN_GOMOKU_OPPONENT=/path/to/pbrain-rapfi PYTHONPATH=src python benchmarks/gomoku.py \
+        --opponent-only --opening-stones 3 --time 1.0 --workers 2
 
 Prints:
 1. nodes/s of the numba alpha-beta against the same depth-limited search in plain Python
@@ -17,7 +19,12 @@ Prints:
    and matches against the greedy brain and the weaker yipan, the referee judging by that
    rule (a forbidden move forfeits: the count is printed); under renju also how the engine's
    forbidden points (counted on line shapes) compare with the rules' exact ones on random
-   crowded positions.
+   crowded positions;
+5. with ``--opponent PROGRAM`` (or ``$YIPAN_GOMOKU_OPPONENT``), first: yipan at ``--time``
+   against that Gomocup brain at each of ``--opponent-times`` (its ``INFO timeout_turn``),
+   ``--opponent-pairs`` openings each played with both colours: W-D-L, by colour, game
+   lengths, both brains' nodes/s from their MESSAGE lines (``speed N`` or ``Speed 800K``),
+   the slowest answers. ``--opponent-only`` skips the rest.
 
 The games of a match are units of work (``play_one``: the brains' commands, the opening, the
 colours and the turn time in; the winner, the length and yipan's slowest answer out; each game
