@@ -64,3 +64,59 @@ def test_a_network_trained_on_exact_labels_plays_tictactoe_perfectly():
             else:
                 frontier.extend(game.play(state, m) for m in game.legal_moves(state))
     assert checked > 100
+
+
+def test_a_resumed_fit_trains_as_an_uninterrupted_one():
+    """Two passes in one go, or one pass, a checkpoint (weights and AdamW's state), and one
+    more: the same weights. Without the optimiser's state the second pass goes elsewhere."""
+    game = TicTacToe()
+    data = exhaustive(game)
+    start = network_for(game, (32,), np.random.default_rng(3))
+    settings = Settings(epochs=2, batch=256, learning_rate=3e-3)
+    whole, _ = fit(start, data, settings, np.random.default_rng(0), epoch_seed=7)
+    kept = []
+    fit(start, data, Settings(epochs=1, batch=256, learning_rate=3e-3),
+        np.random.default_rng(0), epoch_seed=7,
+        on_epoch=lambda epoch, net, state: kept.append((net, state)))
+    net, state = kept[-1]
+    resumed, _ = fit(net, data, Settings(epochs=1, batch=256, learning_rate=3e-3),
+                     np.random.default_rng(0), epoch_seed=7, first_epoch=1,
+                     optimizer_state=state)
+    fresh, _ = fit(net, data, Settings(epochs=1, batch=256, learning_rate=3e-3),
+                   np.random.default_rng(0), epoch_seed=7, first_epoch=1)
+    for name, weights in whole.weights.items():
+        np.testing.assert_allclose(resumed.weights[name], weights, rtol=1e-5, atol=1e-6)
+    assert any(not np.allclose(fresh.weights[name], weights, rtol=1e-5, atol=1e-6)
+               for name, weights in whole.weights.items())
+
+
+def test_saved_optimizer_state_must_fit_the_network():
+    from yipan.learning.train import OptimizerStateMismatch
+
+    game = TicTacToe()
+    data = exhaustive(game)
+    kept = []
+    small = network_for(game, (16,), np.random.default_rng(0))
+    fit(small, data, Settings(epochs=1, batch=512), np.random.default_rng(0),
+        on_epoch=lambda epoch, net, state: kept.append(state))
+    other = network_for(game, (32,), np.random.default_rng(0))
+    with pytest.raises(OptimizerStateMismatch):
+        fit(other, data, Settings(epochs=1, batch=512), np.random.default_rng(0),
+            optimizer_state=kept[-1])
+
+
+def test_the_checkpointed_optimizer_state_is_taken_only_for_its_pass(tmp_path):
+    from yipan.learning.pipeline import CheckpointMismatch, load_arrays, save_arrays
+
+    path = tmp_path / "optimizer.npz"
+    arrays = [np.arange(3.0), np.ones((2, 2), np.float32), np.array(5)]
+    save_arrays(path, arrays, epoch=4)
+    loaded = load_arrays(path, 4)
+    assert loaded is not None and len(loaded) == 3
+    for a, b in zip(loaded, arrays, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert load_arrays(path, 3) is None  # (a run stopped between the network and the state)
+    assert load_arrays(tmp_path / "none.npz", 4) is None
+    path.write_bytes(b"PK\x03\x04 damaged")
+    with pytest.raises(CheckpointMismatch):
+        load_arrays(path, 4)

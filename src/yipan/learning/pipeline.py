@@ -18,15 +18,18 @@ The checkpoint folder (``OUTPUT.checkpoint``) holds ``state.json`` (the settings
 done), the chunks, ``network.npz`` and ``replay.npz``; a run with other settings refuses to
 resume from it (``--restart`` starts over, keeping the labelled chunks, which depend only on
 the seed and their number, so a run asking for more positions labels only the new ones).
-Adam's moments are not kept: a resumed stage starts its optimiser afresh.
+The solver stage also keeps AdamW's state (``optimizer.npz``) and draws each pass's batches
+from the seed and the pass's number, so a resumed stage trains as an uninterrupted one would.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import random
 import time
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -165,14 +168,18 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
             settings = Settings(epochs=plan.epochs - done, learning_rate=plan.learning_rate,
                                 weight_decay=plan.weight_decay)
 
-            def epoch_done(epoch: int, net: nets.Network) -> None:
+            def epoch_done(epoch: int, net: nets.Network, optimizer: list[np.ndarray]) -> None:
                 keep(net, solver_epochs=done + epoch)
+                save_arrays(optimizer_path, optimizer, done + epoch)
 
+            optimizer_path = checkpoint.path("optimizer.npz")
+            saved = load_arrays(optimizer_path, done) if done else None
             network, report = fit(network, train_part, settings,
                                   np.random.default_rng([plan.seed, done]),
                                   progress=lambda step, steps, loss: reporter.advance(
                                       step, f"loss {loss:.3f}"),
-                                  on_epoch=epoch_done)
+                                  on_epoch=epoch_done, optimizer_state=saved,
+                                  epoch_seed=plan.seed, first_epoch=done)
         figures = measure(network, held_out)
         notes["solver"] = {"positions": plan.from_solver, "examples": len(train_part),
                            "held_out": len(held_out), "epochs": plan.epochs,
@@ -195,6 +202,28 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
     nets.save(final, output)
     reporter.say(f"wrote {output} ({final.parameters()} weights, {seconds:.0f} CPU-s)")
     return final
+
+
+def save_arrays(path: Path, arrays: list[np.ndarray], epoch: int) -> None:
+    """The optimiser's state after pass ``epoch``, atomically."""
+    buffer = io.BytesIO()
+    np.savez(buffer, *arrays, epoch=np.array(epoch))
+    write_atomically(path, buffer.getvalue())
+
+
+def load_arrays(path: Path, epoch: int) -> list[np.ndarray] | None:
+    """The optimiser's state saved after pass ``epoch``; None when there is none for that
+    pass (a run stopped between the two files, or a checkpoint from before the state was
+    kept: the stage goes on with a fresh optimiser)."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            if int(archive["epoch"]) != epoch:
+                return None
+            return [archive[f"arr_{i}"] for i in range(len(archive.files) - 1)]
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
+        raise CheckpointMismatch(f"{path} is damaged: resume with --restart") from None
 
 
 def solver_data(game: Game, plan: Plan, checkpoint: Checkpoint, reporter: Reporter,

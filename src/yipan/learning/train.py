@@ -94,17 +94,28 @@ def loss_terms(params: Mapping[str, Any], batch: Mapping[str, Any], depth: int,
     return policy_loss, value_loss
 
 
+OnEpoch = Callable[[int, Network, list[np.ndarray]], None]
+"""``on_epoch(epoch, network, optimizer_state)`` after each pass: what a checkpoint keeps."""
+
+
 def fit(network: Network, data: Dataset, settings: Settings, rng: np.random.Generator,
-        progress: Progress | None = None,
-        on_epoch: Callable[[int, Network], None] | None = None) -> tuple[Network, Report]:
+        progress: Progress | None = None, on_epoch: OnEpoch | None = None, *,
+        optimizer_state: list[np.ndarray] | None = None, epoch_seed: int | None = None,
+        first_epoch: int = 0) -> tuple[Network, Report]:
     """The network trained on ``data`` for ``settings.epochs`` passes (batches drawn by
-    ``rng``); the weights as float32 numpy arrays again. ``on_epoch(epoch, network)`` after
-    each pass (a checkpoint)."""
+    ``rng``); the weights as float32 numpy arrays again.
+
+    To resume exactly where a checkpoint left off: ``optimizer_state`` (the arrays
+    ``on_epoch`` was given: AdamW's step count and moments) and ``epoch_seed`` (then pass
+    ``e`` draws its batches from ``default_rng([epoch_seed, e])``, counting passes from
+    ``first_epoch``, so a resumed run draws what an uninterrupted one would have)."""
     jax, jnp, optax = _jax()
     depth, conv_depth = network.depth, network.conv_depth
     params = {name: jnp.asarray(array) for name, array in network.weights.items()}
     optimizer = optax.adamw(settings.learning_rate, weight_decay=settings.weight_decay)
     state = optimizer.init(params)
+    if optimizer_state is not None:
+        state = _restore(jax, jnp, state, optimizer_state)
 
     def loss(params: Any, batch: Any) -> Any:
         policy_loss, value_loss = loss_terms(params, batch, depth, conv_depth)
@@ -124,7 +135,10 @@ def fit(network: Network, data: Dataset, settings: Settings, rng: np.random.Gene
     done = 0
     sums = np.zeros(3)
     for epoch in range(settings.epochs):
-        order = rng.permutation(n)
+        if epoch_seed is not None:
+            order = np.random.default_rng([epoch_seed, first_epoch + epoch]).permutation(n)
+        else:
+            order = rng.permutation(n)
         sums[:] = 0
         for i in range(per_epoch):
             index = order[i * batch:(i + 1) * batch]
@@ -136,10 +150,26 @@ def fit(network: Network, data: Dataset, settings: Settings, rng: np.random.Gene
             if progress is not None:
                 progress(done, steps, float(total))
         if on_epoch is not None:
-            on_epoch(epoch + 1, _as_network(network, params))
+            leaves = [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(state)]
+            on_epoch(epoch + 1, _as_network(network, params), leaves)
     means = sums / per_epoch
     trained = _as_network(network, params)
     return trained, Report(done, time.process_time() - start, *map(float, means))
+
+
+class OptimizerStateMismatch(YipanError, ValueError):
+    """Saved optimiser state that does not fit this network."""
+
+
+def _restore(jax: Any, jnp: Any, fresh: Any, leaves: list[np.ndarray]) -> Any:
+    """``leaves`` (saved by ``on_epoch``) in the structure of ``fresh``, checked."""
+    expected, treedef = jax.tree_util.tree_flatten(fresh)
+    if len(leaves) != len(expected) or any(
+            np.shape(a) != np.shape(b) for a, b in zip(leaves, expected, strict=True)):
+        raise OptimizerStateMismatch("the saved optimiser state does not fit this network")
+    return jax.tree_util.tree_unflatten(treedef, [
+        jnp.asarray(a, dtype=np.asarray(b).dtype) for a, b in zip(leaves, expected,
+                                                                  strict=True)])
 
 
 def _as_network(network: Network, params: Mapping[str, Any]) -> Network:
