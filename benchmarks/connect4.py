@@ -136,7 +136,7 @@ def side_by_side(solver: Solver, reference: Reference | None, entries: list[Entr
 
 
 def block_size(count: int, block: int | None) -> int:
-    """Positions per block: as asked, else six blocks a set (each order of the three runs
+    """Positions per block: as asked, else six blocks a set (each of the three rotations
     twice), 250 positions at most."""
     return block if block is not None else max(1, min(250, -(-count // 6)))
 
@@ -270,8 +270,14 @@ def main() -> int:
     if unknown:
         print(f"unknown set {unknown[0]} (the sets: {', '.join(SETS)})", file=sys.stderr)
         return 2
+    if args.block is not None and args.block < 1:
+        print("--block takes a number of positions, 1 or more", file=sys.stderr)
+        return 2
     sets = {name: load(folder, name, game, size, rng) for name, size in sizes.items()
             if size > 0 and name in chosen}
+    if not sets:
+        print("no positions chosen (see --sets, --sample, --medium, --hard)", file=sys.stderr)
+        return 2
     reference = None
     program = args.reference and (shutil.which(args.reference) or args.reference)
     if program and Path(program).is_file():

@@ -52,7 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from yipan.cluster import add_cluster_arguments, make_runner, run_match  # noqa: E402
+from yipan.cluster import Runner, add_cluster_arguments, make_runner, run_match  # noqa: E402
 from yipan.games.gomoku.rules import Gomoku  # noqa: E402
 
 # -- the simple brains: Gomocup brains in a few lines, run as `gomoku.py --brain NAME` --
@@ -455,7 +455,7 @@ def puzzles(path: Path, seconds: float) -> None:
 
 
 def against_opponent(args: argparse.Namespace, ours: list[str], turn_ms: int,
-                     rng: random.Random, runner) -> None:
+                     rng: random.Random, runner: Runner) -> None:
     """yipan at ``--time`` against the given brain at each of ``--opponent-times``: the same
     openings for every setting, each with both colours."""
     program = shutil.which(args.opponent) or args.opponent

@@ -39,11 +39,12 @@ from yipan.games.gomoku.board import (  # noqa: E402
     LEVELS,
     SHAPE_WORTH,
 )
+from yipan.games.gomoku.engine import Engine  # noqa: E402
 
 SHAPES = len(SHAPE_WORTH)
 
 
-def features(engine, me: int) -> np.ndarray:
+def features(engine: Engine, me: int) -> np.ndarray:
     """The side to move's counts minus 9/10 of the opponent's: shapes, then levels."""
     board = engine.board
     empty = np.flatnonzero(board.cells == EMPTY)
@@ -57,8 +58,6 @@ def features(engine, me: int) -> np.ndarray:
 
 def self_play(opening: list[int], seconds: float) -> tuple[np.ndarray, np.ndarray]:
     """One game: (features of each quiet position, result for its side to move)."""
-    from yipan.games.gomoku.engine import Engine
-
     engine = Engine(15, memory_bytes=1 << 24)
     engine.reset(opening)
     rows, movers = [], []
@@ -143,10 +142,12 @@ def main() -> int:
     print(f"positions: {len(y)} to fit, {len(yt)} held out")
     current = np.concatenate([SHAPE_WORTH, LEVEL_BONUS]).astype(np.float64)
     fitted, scale = fit(x, y, current)
-    print(f"held-out log loss: current worths {log_loss(current, scale, xt, yt):.4f}, "
-          f"fitted {log_loss(fitted, scale, xt, yt):.4f} (a coin: {np.log(2):.4f})")
     shape_part = np.maximum(0, np.round(fitted[:SHAPES])).astype(np.int64)
     level_part = np.maximum(0, np.round(fitted[SHAPES:])).astype(np.int64)
+    printed = np.concatenate([shape_part, level_part]).astype(np.float64)
+    print(f"held-out log loss: current worths {log_loss(current, scale, xt, yt):.4f}, "
+          f"fitted {log_loss(fitted, scale, xt, yt):.4f}, the arrays below (rounded, none "
+          f"below 0) {log_loss(printed, scale, xt, yt):.4f} (a coin: {np.log(2):.4f})")
     print(f"SHAPE_WORTH = np.array({shape_part.tolist()}, dtype=np.int64)")
     print(f"LEVEL_BONUS = np.array({level_part.tolist()}, dtype=np.int64)")
     return 0

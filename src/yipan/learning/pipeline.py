@@ -174,6 +174,9 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
 
             optimizer_path = checkpoint.path("optimizer.npz")
             saved = load_arrays(optimizer_path, done) if done else None
+            if done and saved is None:
+                reporter.say("resuming with a fresh optimiser (its state was not saved with "
+                             "this pass)")
             network, report = fit(network, train_part, settings,
                                   np.random.default_rng([plan.seed, done]),
                                   progress=lambda step, steps, loss: reporter.advance(

@@ -5,8 +5,8 @@ square boards only), ``RESTART``, ``BEGIN``, ``TURN x,y``, ``BOARD`` then ``x,y,
 lines and ``DONE`` (field 1 own stone, 2 opponent's, 3 a continuous game's winning-line stone,
 taken as a blocking stone), ``INFO key value`` (timeout_turn, timeout_match, time_left,
 max_memory, game_type, rule, folder), ``TAKEBACK x,y``, ``PLAY x,y``, ``ABOUT``, ``END``,
-and the swap2 opening's ``SWAP2BOARD`` (stone lines as BOARD's, then ``DONE``; the first stone
-listed is black): on an empty board the brain answers three stones ``x,y x,y x,y``; on three
+and the swap2 opening's ``SWAP2BOARD`` (a line ``x,y`` a stone in playing order, black first,
+then ``DONE``): on an empty board the brain answers three stones ``x,y x,y x,y``; on three
 or five stones ``SWAP`` (it takes black) or white's move ``x,y`` (it plays white).
 Answers: a move ``x,y`` (0-based, x = column, y = row from the top), ``OK``, ``ERROR reason``,
 ``UNKNOWN reason``, ``MESSAGE text``, ``DEBUG text``.
@@ -154,6 +154,16 @@ class Brain:
                 self.swap2 = False
                 return self._swap2(stones)
             return self._load_board(stones)
+        if self.swap2:  # the swap2 extension's stones: x,y in playing order (black first)
+            match = re.fullmatch(r"(-?[0-9]+)\s*,\s*(-?[0-9]+)(?:\s*,\s*(-?[0-9]+))?", text)
+            if not match:
+                return [f"ERROR cannot read swap2 board line {quote(text)} (x,y or DONE)"]
+            x, y = (read_int(g, "a board number", max_digits=4) for g in match.groups()[:2])
+            if not (0 <= x < self.size and 0 <= y < self.size):
+                return [f"ERROR swap2 board line {quote(text)} is off the board"]
+            assert self.board_lines is not None  # (in board mode)
+            self.board_lines.append((x, y, 1 + len(self.board_lines) % 2))
+            return []
         match = re.fullmatch(r"(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)", text)
         if not match:
             return [f"ERROR cannot read board line {quote(text)} (x,y,field or DONE)"]
@@ -189,15 +199,9 @@ class Brain:
         engine = self._need_board()
         if len(stones) not in (0, 3, 5):
             raise ProtocolError(f"a swap2 board has 0, 3 or 5 stones, not {len(stones)}")
-        if any(field == 3 for _, _, field in stones):
-            raise ProtocolError("a swap2 board has no winning-line stones (field 3)")
         if len({(x, y) for x, y, _ in stones}) < len(stones):
             raise ProtocolError("a swap2 board gives a point twice")
-        # the first stone listed is black; fields say whose each stone is
-        black_field = stones[0][2] if stones else 1
-        colours = [0 if field == black_field else 1 for _, _, field in stones]
-        if colours.count(0) != (len(stones) + 1) // 2:
-            raise ProtocolError("a swap2 board has one more black stone than white")
+        colours = [index % 2 for index in range(len(stones))]  # black, white, black, ...
         engine.reset()  # (checked first: a refused board leaves the brain's board alone)
         for (x, y, _), colour in zip(stones, colours, strict=True):
             engine.play(y * self.size + x, colour)
@@ -211,6 +215,7 @@ class Brain:
         if self.say is not None:
             self.say(f"MESSAGE swap2: white's value {white_value:+.0f} after "
                      f"{len(stones)} stones: {'SWAP' if take_black else 'white'}")
+        engine.side = None  # (black, white, ... by the count again)
         if take_black:
             self.colour = 0
             return ["SWAP"]
@@ -354,9 +359,10 @@ class Brain:
         x, y = decision.move % self.size, decision.move // self.size
         if self.say is not None:  # what managers show beside the move (and referees read)
             stats = decision.result.stats
+            speed = f" | speed {stats.nodes_per_second:.0f}" \
+                if decision.reason == "search" else ""  # (no search: no speed to report)
             self.say(f"MESSAGE {decision.reason} | depth {decision.result.depth} | "
-                     f"nodes {stats.nodes} | speed {stats.nodes_per_second:.0f} | "
-                     f"time {stats.elapsed * 1000:.0f} ms")
+                     f"nodes {stats.nodes}{speed} | time {stats.elapsed * 1000:.0f} ms")
         return f"{x},{y}"
 
 

@@ -18,7 +18,7 @@ from yipan.games.gomoku.board import (
     place,
     remove,
 )
-from yipan.games.gomoku.context import MAX_NODES, NODES, start_budget
+from yipan.games.gomoku.context import LMR, MAX_NODES, NODES, start_budget
 from yipan.games.gomoku.engine import Engine, reference_search
 from yipan.games.gomoku.patterns import (
     FIVE,
@@ -166,9 +166,10 @@ def test_under_the_exact_five_rule_an_overline_does_not_win():
     assert exact.think(seconds=None, nodes=NODE_BUDGET).move != 7 * 15 + 6
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_alpha_beta_kernel_agrees_with_the_reference_search(seed):
-    """Fixed-depth negamax (table, killers, PVS) gives plain negamax's value."""
+@pytest.mark.parametrize(("seed", "depth"), [(1, 2), (2, 2), (3, 2), (4, 3), (5, 3)])
+def test_alpha_beta_kernel_agrees_with_the_reference_search(seed, depth):
+    """Fixed-depth negamax (table, killers, PVS; reductions off) gives plain negamax's
+    value."""
     rng = random.Random(seed)
     engine = Engine(9, memory_bytes=1 << 20)
     while len(engine.moves) < 6:
@@ -176,9 +177,11 @@ def test_alpha_beta_kernel_agrees_with_the_reference_search(seed):
         engine.play(point)
         if engine.board.level_count[:, L_OPEN_FOUR].any() or engine.winner() is not None:
             engine.undo()
-    plain = reference_search(engine, 2)
+    plain = reference_search(engine, depth)
+    engine.context.stats[LMR] = 0
     start_budget(engine.context, NODES, MAX_NODES, None, None)
-    value = negamax(engine.board, engine.context, 2, 0, -INFINITY, INFINITY, engine.to_move)
+    value = negamax(engine.board, engine.context, depth, 0, -INFINITY, INFINITY,
+                    engine.to_move)
     assert value == plain.value
     assert engine.context.stats[NODES] < plain.stats.nodes
 

@@ -56,11 +56,13 @@ def test_unknown_command_words_get_unknown(brain):
     assert brain.handle("PONDER")[0].startswith("UNKNOWN")
 
 
-def swap2(brain, stones: list[tuple[int, int, int]]) -> list[str]:
+def swap2(brain, stones: list[tuple[int, int]]) -> list[str]:
+    """A SWAP2BOARD as the swap2 extension sends it: ``x,y`` lines in playing order."""
     assert brain.handle("SWAP2BOARD") == []
-    for x, y, field in stones:
-        assert brain.handle(f"{x},{y},{field}") == []
-    return brain.handle("DONE")
+    answers = []
+    for x, y in stones:
+        answers += brain.handle(f"{x},{y}")
+    return answers + brain.handle("DONE")
 
 
 def test_swap2_on_an_empty_board_places_three_stones_near_the_centre(brain):
@@ -71,27 +73,30 @@ def test_swap2_on_an_empty_board_places_three_stones_near_the_centre(brain):
 
 
 def test_swap2_takes_black_when_whites_side_is_worse_and_plays_white_when_it_is_better(brain):
-    # five stones: black's open three in the middle, white's two stones far off
-    answer = swap2(brain, [(6, 7, 1), (0, 0, 2), (7, 7, 1), (14, 14, 2), (8, 7, 1)])
+    # five stones, black first: black's open three in the middle, white's two far off
+    answer = swap2(brain, [(6, 7), (0, 0), (7, 7), (14, 14), (8, 7)])
     assert answer == ["SWAP"]
+    assert brain.engine.board.cells[brain.engine.cell(7 * 15 + 8)] == 1  # (1: black)
     # the brain is black now: white's block comes as a TURN, and it answers as black
     x, y = move_of(brain.handle("TURN 5,7")[0])
-    assert brain.engine.board.cells[brain.engine.cell(y * 15 + x)] == 1  # (1: black)
-    # three stones: black's scattered at the edge, white's in the middle, white to move
-    answer = swap2(brain, [(0, 0, 2), (7, 7, 1), (14, 0, 2)])
+    assert brain.engine.board.cells[brain.engine.cell(y * 15 + x)] == 1
+    # three stones: black's two at the edge, white's in the middle, white to move
+    answer = swap2(brain, [(0, 0), (7, 7), (14, 0)])
     x, y = move_of(answer[0])
     assert brain.engine.board.cells[brain.engine.cell(y * 15 + x)] == 2  # it plays white
     assert len(brain.engine.moves) == 4
+    x2, y2 = move_of(brain.handle("TURN 3,3")[0])  # black's reply: it answers as white
+    assert brain.engine.board.cells[brain.engine.cell(y2 * 15 + x2)] == 2
 
 
-@pytest.mark.parametrize("stones", [[(7, 7, 1)], [(7, 7, 1), (7, 7, 2), (8, 8, 1)],
-                                    [(7, 7, 1), (8, 8, 1), (9, 9, 1)],
-                                    [(7, 7, 3), (8, 8, 1), (9, 9, 1)]])
-def test_a_swap2_board_that_cannot_be_is_an_error(brain, stones):
+@pytest.mark.parametrize("lines", [["7,7"], ["7,7", "7,7", "8,8"], ["7,7", "8,8", "9;9"],
+                                   ["7,7", "8,8", "99,9"]])
+def test_a_swap2_board_that_cannot_be_is_an_error(brain, lines):
     brain.handle("TURN 3,3")
     before = list(brain.engine.moves)
-    answer = swap2(brain, stones)
-    assert len(answer) == 1 and answer[0].startswith("ERROR"), answer
+    assert brain.handle("SWAP2BOARD") == []
+    answers = [a for line in [*lines, "DONE"] for a in brain.handle(line)]
+    assert answers and all(a.startswith("ERROR") for a in answers), answers
     assert brain.engine.moves == before  # the game in progress is left as it was
     assert move_of(brain.handle("TURN 0,0")[0])
 
@@ -161,8 +166,10 @@ def test_a_scripted_session_through_the_process():
     # every move comes after a MESSAGE with the search's figures, as managers show them
     for index, line in enumerate(lines):
         if re.fullmatch(r"[0-9]+,[0-9]+", line):
-            figures = re.search(r"nodes ([0-9]+) \| speed ([0-9]+)", lines[index - 1])
+            figures = re.search(r"^MESSAGE (\S[^|]*) \| depth [0-9]+ \| nodes ([0-9]+)"
+                                r"( \| speed [0-9]+)? \| time", lines[index - 1])
             assert figures is not None, lines[index - 1]
+            assert (figures.group(3) is not None) == (figures.group(1) == "search")
     assert answers[0].startswith('name="yipan"')
     assert answers[1] == "OK"
     first = move_of(answers[2])

@@ -91,12 +91,11 @@ UNLIMITED = Budget()
 
 @dataclass(frozen=True)
 class Packed:
-    """Positions as arrays for the batch kernel (``fallback``: those that do not fit)."""
+    """Positions as arrays for the batch kernel."""
 
     currents: np.ndarray
     masks: np.ndarray
     moves: np.ndarray
-    fallback: list[Position] | None = None
 
 
 class Solver:
@@ -177,25 +176,18 @@ class Solver:
         packed = positions if isinstance(positions, Packed) else self.pack(positions)
         scores = np.zeros(len(packed.moves), np.int64)
         nodes = np.zeros(len(packed.moves), np.int64)
-        if packed.fallback is not None:  # a board of 64 bits: a call per position
-            for i, position in enumerate(packed.fallback):
-                scores[i] = self.solve_fresh(position, weak)
-                nodes[i] = self.nodes
-            return scores, nodes
         kernel.solve_many(packed.currents, packed.masks, packed.moves, weak, *self._args(),
                           scores, nodes)
+        self.total_nodes += int(nodes.sum())
         return scores, nodes
 
     def pack(self, positions: Sequence[Position]) -> Packed:
-        """Positions as the batch kernel takes them (checked: none may be over)."""
+        """Positions as the batch kernel takes them (checked: none may be over). Every
+        board fits in 63 bits (``rules.MAX_BITS``), so int64 holds them."""
         for position in positions:
             self._check_not_over(position)
-        try:
-            currents, masks, moves = (np.array([p[i] for p in positions], np.int64)
-                                      for i in range(3))
-        except OverflowError:
-            moves = np.zeros(len(positions), np.int64)
-            return Packed(moves, moves, moves, list(positions))
+        currents, masks, moves = (np.array([p[i] for p in positions], np.int64)
+                                  for i in range(3))
         return Packed(currents, masks, moves)
 
     def solve(self, position: Position, weak: bool = False, *, fresh: bool = False,

@@ -25,8 +25,8 @@ Context = namedtuple("Context", [
 
 # stats: counters and switches shared by the kernels and the Python driver
 (NODES, MAX_NODES, TT_HITS, CUTOFFS, ABORTED, BEST_MOVE, NEXT_CHECK, THREAT_NODES,
- THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH, BEST_VALUE) = range(13)
-STATS = 13
+ THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH, BEST_VALUE, LMR) = range(14)
+STATS = 14
 CLOCK_EVERY = 256  # nodes between two readings of the clock (a threat node may cost 50 us)
 
 
@@ -53,6 +53,7 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
     )
     context.stats[BRANCH] = 16
     context.stats[ROOT_BRANCH] = 40
+    context.stats[LMR] = 1  # late move reductions on (0: a plain full-width PVS)
     return context
 
 

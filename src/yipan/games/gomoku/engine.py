@@ -7,7 +7,9 @@
 3. the block of the opponent's five, when there is one (no search can do otherwise);
 4. a VCT (victory by fours and threes);
 5. iterative deepening alpha-beta (``search.negamax``) until the move's time is spent; but
-   when the opponent has a VCF, a move after which it has none (if the search's is not one).
+   when the opponent has a VCF, a move after which it has none (if the search's is not one);
+6. with a clock, a check of the search's move: if the opponent is found a VCF or VCT after
+   it, the first of the best candidates after which none is found ("stops VCT").
 
 Under renju the kernels keep black off the points the board marks forbidden (``L_FORBIDDEN``,
 counted on line shapes), and black's own moves are checked by the rules themselves
@@ -17,7 +19,8 @@ no win, and a chosen move the rules forbid is replaced by the best allowed candi
 ``Engine.iterate`` is that last step as a generator of ``SearchResult``s, one per depth, as
 the foundation's ``iterate``. ``reference_search`` is the same depth-limited search in plain
 Python, slow and readable, that reports every node to a ``trace`` (a numba kernel cannot call
-back into Python); the tests check that both find the same value.
+back into Python); the tests check that both find the same value (with the kernel's late move
+reductions switched off: ``context.stats[LMR] = 0``).
 
 Moves outside this module are points ``y * size + x``; inside, padded cell indices
 (see ``board``).
@@ -89,8 +92,8 @@ class ThreatWin:
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What ``Engine.think`` chose and why (``reason``: centre, five, VCF, block, VCT,
-    stops VCF, search; allowed: renju's rules forbade the engine's choice to black, and this
-    is the best candidate they allow)."""
+    stops VCF, search, stops VCT; allowed: renju's rules forbade the engine's choice to
+    black, and this is the best candidate they allow)."""
 
     move: int
     reason: str
@@ -247,7 +250,9 @@ class Engine:
     # -- alpha-beta ------------------------------------------------------------------------------
     def iterate(self, *, max_depth: int = 64, nodes: int | None = None,
                 seconds: float | None = None) -> Iterator[SearchResult]:
-        """Iterative deepening: one SearchResult per completed depth (from the side to move)."""
+        """Iterative deepening: one SearchResult per completed depth (from the side to move),
+        and one for a depth cut short by the limits if it proved a different move better
+        (its ``depth`` is that depth, its value that move's)."""
         context = self.context
         board = self.board
         me = self.to_move
@@ -290,7 +295,7 @@ class Engine:
 
     def search(self, *, max_depth: int = 64, nodes: int | None = None,
                seconds: float | None = None, trace: Trace | None = None) -> SearchResult | None:
-        """The deepest result ``iterate`` completes within the limits (None if not even one).
+        """The last result ``iterate`` gives within the limits (None if not even one).
 
         With a ``trace``, the plain ``reference_search`` to ``max_depth`` runs instead and
         reports every node (a numba kernel cannot call back into Python).
@@ -403,8 +408,12 @@ class Engine:
             if danger is not None:
                 safe = self.moves_stopping_vcf(me, seconds=remaining(0.7))
         result = None
+        # after the search, a check that its move leaves no threat sequence (with a clock
+        # only: a node-limited think stays within its nodes); it gets a fifth of the time
+        checking = threats and seconds is not None and not safe \
+            and counts[them, L_OPEN_FOUR] == 0
         if not stopped():
-            budget = remaining(0.8 if threats else 1.0)  # (the rest: the check below)
+            budget = remaining(0.8 if checking else 1.0)
             searching = time.perf_counter()
             for depth_result in self.iterate(max_depth=max_depth, nodes=nodes, seconds=budget):
                 result = depth_result
@@ -425,7 +434,7 @@ class Engine:
             yield decided(fallback, "search", 0)
             return
         assert isinstance(result.move, int)  # a completed search of an unfinished game
-        if threats and not safe and counts[them, L_OPEN_FOUR] == 0 and not stopped():
+        if checking and not stopped():
             # the search's horizon may hide a threat sequence of the opponent: if the chosen
             # move leaves a VCT, the next candidate that leaves none is played instead
             safer = self.move_stopping_vct(result.move, me, seconds=remaining(1.0))
@@ -435,29 +444,42 @@ class Engine:
         yield Decision(result.move, "search", result)
 
     def move_stopping_vct(self, first: int, me: int, seconds: float | None,
-                          tries: int = 12) -> int | None:
-        """``first`` if the opponent has no VCT (nor VCF) after it, else the first of our best
-        ``tries`` candidates after which it has none; None if time runs out first or every
-        candidate leaves one (then the search's choice stands)."""
+                          tries: int = 12, nodes: int = 20_000) -> int | None:
+        """``first`` (the search's move) unless the opponent is found a VCF or VCT after it;
+        then the first of our best ``tries`` candidates after which none is found. None when
+        the check on ``first`` or every candidate runs out of nodes or time (the search's
+        choice stands then)."""
         start = time.perf_counter()
         board, context = self.board, self.context
         count = generate(board, context, me, 0, self.cell(first))
         candidates = [self.cell(first)] + [int(c) for c in context.moves[0, :count]]
-        for cell in list(dict.fromkeys(candidates))[:tries + 1]:
-            left = None if seconds is None else seconds - (time.perf_counter() - start)
-            if left is not None and left <= 0:
-                return None
-            place(board, cell, me)
-            danger = self.threat_win(1 - me, threes=False, max_depth=self.vcf_depth,
-                                     nodes=20_000, seconds=left)
-            if danger is None:
-                danger = self.threat_win(1 - me, threes=True, max_depth=self.vct_depth,
-                                         nodes=20_000, seconds=left)
-            aborted = bool(context.stats[ABORTED])
-            remove(board, cell)
+        for index, cell in enumerate(list(dict.fromkeys(candidates))[:tries + 1]):
+            danger, aborted = self._threat_after(self.point(cell), me, nodes, seconds, start)
+            if aborted and index == 0:
+                return None  # not known to lose: keep the search's move
             if danger is None and not aborted:
                 return self.point(cell)
         return None
+
+    def _threat_after(self, point: int, me: int, nodes: int, seconds: float | None,
+                      start: float) -> tuple[ThreatWin | None, bool]:
+        """The opponent's VCF or VCT after our ``point`` (played on the board and in the move
+        list, so renju's exact rules see it), and whether a search ran out first."""
+        def left() -> float | None:
+            return None if seconds is None else max(0.0, seconds - (time.perf_counter() - start))
+
+        self.play(point, me)
+        try:
+            danger = self.threat_win(1 - me, threes=False, max_depth=self.vcf_depth,
+                                     nodes=nodes, seconds=left())
+            aborted = bool(self.context.stats[ABORTED])
+            if danger is None and not aborted:
+                danger = self.threat_win(1 - me, threes=True, max_depth=self.vct_depth,
+                                         nodes=nodes, seconds=left())
+                aborted = bool(self.context.stats[ABORTED])
+        finally:
+            self.undo()
+        return danger, aborted and danger is None
 
     def moves_stopping_vcf(self, me: int, seconds: float | None) -> list[int]:
         """The opponent has a VCF: our candidates (and fours) after which it has none, best

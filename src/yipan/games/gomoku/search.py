@@ -14,6 +14,11 @@ the horizon), made strong by threats that are decided before the horizon:
   (the table's move, the killers, then attack + defence worth + history), at most ``BRANCH``;
   never a point forbidden to the side to move (renju's black: ``board.L_FORBIDDEN``).
 
+Late move reductions: a quiet move (no three or four of either side at its cell) from the
+fourth of a list on is searched first with a null window one ply shallower (two from the
+ninth, at depth four or more), and again at full depth if it beats alpha; ``stats[LMR] = 0``
+turns them off (the tests compare the kernel with the plain search that way).
+
 Contract (fail-soft, values from the side to move): ``v <= alpha`` an upper bound,
 ``v >= beta`` a lower bound, else exact. A set ``stats[ABORTED]`` means the result is void.
 """
@@ -44,6 +49,7 @@ from .context import (
     BEST_VALUE,
     BRANCH,
     CUTOFFS,
+    LMR,
     MAX_NODES,
     MAX_PLY,
     NODES,
@@ -122,6 +128,7 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
     if counts[me, L_FIVE] > 0:
         if ply == 0:
             stats[BEST_MOVE] = find_level(board, me, L_FIVE)
+            stats[BEST_VALUE] = WIN - 1
         return WIN - ply - 1
     forced = -1
     if counts[them, L_FIVE] > 0:
@@ -129,10 +136,12 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
         if counts[them, L_FIVE] >= 2 or board.level[me, forced] == L_FORBIDDEN:
             if ply == 0:
                 stats[BEST_MOVE] = forced
+                stats[BEST_VALUE] = -(WIN - 2)
             return -(WIN - ply - 2)
     elif counts[me, L_OPEN_FOUR] > 0:
         if ply == 0:
             stats[BEST_MOVE] = find_level(board, me, L_OPEN_FOUR)
+            stats[BEST_VALUE] = WIN - 3
         return WIN - ply - 3
     if (forced < 0 and depth <= 0) or ply >= MAX_PLY - 1:
         return evaluate(board, me)
@@ -170,7 +179,7 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
     original_alpha = alpha
     best = -INFINITY
     best_move = -1
-    quiet_position = forced < 0 and counts[them, L_OPEN_FOUR] == 0
+    quiet_position = stats[LMR] != 0 and forced < 0 and counts[them, L_OPEN_FOUR] == 0
     for i in range(count):
         move = context.moves[ply, i]
         # late move reduction: a quiet move late in the ordered list (no three or four of
