@@ -123,6 +123,27 @@ SELFPLAY_VARIANTS = {  # name: (weight indices, factor)
 }
 
 
+class Adjudicator:
+    """Ends a game once the engines' scores (red's view, one a ply) have put one side
+    ``ADJUDICATE_CP`` ahead for ``ADJUDICATE_PLIES`` plies in a row."""
+
+    def __init__(self) -> None:
+        self.agree = 0  # plies in a row with one side far ahead
+        self.red_ahead = True  # which side
+
+    def see(self, red_score: int) -> float | None:
+        """Red's points if the game is decided now, else None."""
+        red_ahead = red_score > 0
+        if abs(red_score) >= ADJUDICATE_CP:
+            self.agree = self.agree + 1 if self.agree and red_ahead == self.red_ahead else 1
+            self.red_ahead = red_ahead
+        else:
+            self.agree = 0
+        if self.agree >= ADJUDICATE_PLIES:
+            return 1.0 if self.red_ahead else 0.0
+        return None
+
+
 def selfplay_game(red: Engine, black: Engine, opening: str, nodes: int) -> float:
     """Red's points in one game between two engines at a fixed node budget a move."""
     game = Xiangqi()
@@ -131,22 +152,16 @@ def selfplay_game(red: Engine, black: Engine, opening: str, nodes: int) -> float
         state = game.play(state, game.parse_move(state, text))
     red.clear()
     black.clear()
-    agree, last_sign = 0, True
+    adjudicator = Adjudicator()
     for _ in range(MAX_GAME_PLIES):
         outcome = game.outcome(state)
         if outcome is not None:
             return 0.5 if outcome.winner is None else 1.0 if outcome.winner == 0 else 0.0
         found = (red if state.turn == 0 else black).think(state, Limit(nodes=nodes))
         assert found is not None
-        red_score = found.score if state.turn == 0 else -found.score
-        sign = red_score > 0
-        if abs(red_score) >= ADJUDICATE_CP:
-            agree = agree + 1 if agree and sign == last_sign else 1
-            last_sign = sign
-        else:
-            agree = 0
-        if agree >= ADJUDICATE_PLIES:
-            return 1.0 if last_sign else 0.0
+        verdict = adjudicator.see(found.score if state.turn == 0 else -found.score)
+        if verdict is not None:
+            return verdict
         state = game.play(state, found.move)
     return 0.5
 
@@ -256,7 +271,7 @@ def play_game(red: UciClient, black: UciClient, opening: str, move_time: float) 
         moves.append(fairy(text))
     red.new_game()
     black.new_game()
-    agree, last_sign = 0, True  # plies both engines saw one side far ahead, and which
+    adjudicator = Adjudicator()
     while len(moves) < MAX_GAME_PLIES:
         outcome = game.outcome(state)
         if outcome is not None:
@@ -268,15 +283,9 @@ def play_game(red: UciClient, black: UciClient, opening: str, move_time: float) 
             print(f"    illegal move {text} from {'red' if state.turn == 0 else 'black'}")
             return 0.0 if state.turn == 0 else 1.0
         if score is not None:
-            red_score = score if state.turn == 0 else -score
-            sign = red_score > 0
-            if abs(red_score) >= ADJUDICATE_CP:
-                agree = agree + 1 if agree and sign == last_sign else 1
-                last_sign = sign
-            else:
-                agree = 0
-            if agree >= ADJUDICATE_PLIES:
-                return 1.0 if last_sign else 0.0
+            verdict = adjudicator.see(score if state.turn == 0 else -score)
+            if verdict is not None:
+                return verdict
         state = game.play(state, move)
         moves.append(text)
     return 0.5

@@ -462,9 +462,10 @@ class Engine:
         return None
 
     def _threat_after(self, point: int, me: int, nodes: int, seconds: float | None,
-                      start: float) -> tuple[ThreatWin | None, bool]:
-        """The opponent's VCF or VCT after our ``point`` (played on the board and in the move
-        list, so renju's exact rules see it), and whether a search ran out first."""
+                      start: float, threes: bool = True) -> tuple[ThreatWin | None, bool]:
+        """The opponent's VCF, or VCT when ``threes``, after our ``point`` (played on the
+        board and in the move list, so renju's exact rules see it), and whether a search ran
+        out first; ``seconds`` count from ``start``."""
         def left() -> float | None:
             return None if seconds is None else max(0.0, seconds - (time.perf_counter() - start))
 
@@ -473,7 +474,7 @@ class Engine:
             danger = self.threat_win(1 - me, threes=False, max_depth=self.vcf_depth,
                                      nodes=nodes, seconds=left())
             aborted = bool(self.context.stats[ABORTED])
-            if danger is None and not aborted:
+            if threes and danger is None and not aborted:
                 danger = self.threat_win(1 - me, threes=True, max_depth=self.vct_depth,
                                          nodes=nodes, seconds=left())
                 aborted = bool(self.context.stats[ABORTED])
@@ -492,13 +493,10 @@ class Engine:
                  if board.cells[c] == EMPTY and L_FOUR <= board.level[me, c] <= L_FIVE]
         safe = []
         for cell in dict.fromkeys(candidates + fours):
-            left = None if seconds is None else seconds - (time.perf_counter() - start)
-            if left is not None and left <= 0:
+            if seconds is not None and time.perf_counter() - start >= seconds:
                 break
-            place(board, cell, me)
-            danger = self.threat_win(1 - me, threes=False, max_depth=self.vcf_depth,
-                                     nodes=20_000, seconds=left)
-            remove(board, cell)
+            danger, _ = self._threat_after(self.point(cell), me, 20_000, seconds, start,
+                                           threes=False)
             if danger is None:
                 safe.append(self.point(cell))
         return safe
