@@ -7,6 +7,9 @@ compiles the kernels (cold), the second loads them (warm). The command's whole w
 printed, with the time its preparation took (the line ``ready in N s`` on stderr when it was
 announced), and whether the cold and the warm runs gave the same answer: searches are bounded
 by nodes, so a machine's speed, or a compilation, cannot change an answer.
+
+Then the Gomocup brain as a tournament manager starts it: the seconds from ``START 15`` to
+its ``OK`` (cold and warm), and its first move after ``BEGIN`` (the centre, an opening rule).
 """
 
 from __future__ import annotations
@@ -48,6 +51,42 @@ def run(arguments: list[str], cache: str) -> tuple[float, float | None, str]:
     return wall, float(ready.group(1)) if ready else None, str(move)
 
 
+def brain_start(cache: str) -> tuple[float, str]:
+    """(seconds from START to OK, the move after BEGIN) of a fresh ``pbrain-yipan``."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(SRC)}
+    brain = subprocess.Popen([sys.executable, "-m", "yipan.protocols.gomocup"], text=True,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    assert brain.stdin is not None and brain.stdout is not None
+
+    def send(line: str) -> None:
+        brain.stdin.write(line + "\n")  # type: ignore[union-attr]
+        brain.stdin.flush()  # type: ignore[union-attr]
+
+    def answer() -> str:  # the next line that is not a MESSAGE
+        while True:
+            line = brain.stdout.readline()  # type: ignore[union-attr]
+            if not line:
+                raise SystemExit("the brain closed its output")
+            if not line.startswith(("MESSAGE", "DEBUG")):
+                return line.strip()
+
+    try:
+        send("INFO timeout_turn 1000")
+        start = time.perf_counter()
+        send("START 15")
+        if answer() != "OK":
+            raise SystemExit("the brain did not answer START with OK")
+        seconds = time.perf_counter() - start
+        send("BEGIN")
+        move = answer()
+        send("END")
+        brain.wait(timeout=30)
+    finally:
+        if brain.poll() is None:
+            brain.kill()
+    return seconds, move
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1, help="cold/warm pairs per command")
@@ -63,6 +102,14 @@ def main() -> int:
                   f"  {'yes' if cold_move == warm_move else f'NO: {cold_move} / {warm_move}'}")
     print("(compile) and (load): the preparation the command announced (0: under 2 s, "
           "not announced)")
+    print()
+    print(f"{'pbrain-yipan':<18} {'cold START':>11} {'warm START':>11}  same first move")
+    for _ in range(args.rounds):
+        with tempfile.TemporaryDirectory(prefix="yipan-cold-") as cache:
+            cold, cold_move = brain_start(cache)
+            warm, warm_move = brain_start(cache)
+        print(f"{'START 15 to OK':<18} {cold:10.1f}s {warm:10.1f}s  "
+              f"{'yes' if cold_move == warm_move else f'NO: {cold_move} / {warm_move}'}")
     return 0
 
 

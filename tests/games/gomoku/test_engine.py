@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -224,3 +228,40 @@ def test_search_with_a_trace_prints_the_tree_of_the_plain_search():
     assert lines[0] == "MAX d0 []" and lines[-1].endswith("[]")
     assert f"{result.value:+g}" in lines[-1]
     assert sum(line.strip().startswith("MIN d1") for line in lines) == result.stats.nodes - 1
+
+
+COUNT_COMPILATIONS = """
+import collections, json
+from numba.core import event
+from yipan.games.gomoku.engine import Engine
+
+compiled = collections.Counter()
+
+class Count(event.Listener):
+    def on_start(self, ev):
+        compiled[ev.data["dispatcher"].py_func.__name__] += 1
+
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Count())
+engine = Engine(15, "freestyle", memory_bytes=1 << 20)
+engine.warm_up()
+for point in (112, 113, 127, 97, 128):  # a position with threats for both searches
+    engine.play(point)
+engine.think(seconds=None, nodes=20_000, max_depth=4)
+print(json.dumps(compiled))
+"""
+
+
+def test_the_costly_kernels_are_compiled_once(tmp_path):
+    """One compiled version each of the board's update and the two recursive searches, on a
+    machine's first run (a fresh numba cache): a caller passing a point as int32 or a literal
+    would add seconds to every first run."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", COUNT_COMPILATIONS], capture_output=True,
+                          text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    compiled = json.loads(done.stdout.strip().splitlines()[-1])
+    for kernel in ("place", "remove", "_update_lines", "negamax", "threat_node"):
+        assert compiled.get(kernel) == 1, (kernel, compiled)

@@ -295,39 +295,27 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
             near[m + dy * width + dx] += sign
 
 
-# ``place`` and ``remove`` are called with points of several integer types (int16, int32,
-# int64, a literal); numba compiles a function once per type, and these two inline the whole
-# incremental update. So they only convert and call one int64 version each: the first run
-# on a machine compiles that once, not four times.
+# Every caller passes points as int64 (numba compiles a kernel once per argument type, and
+# these two carry the whole incremental update: a test checks there is one version of each).
 @njit(cache=True)
 def place(board: Board, m: int, colour: int) -> None:
     """Put a stone of ``colour`` (0 black, 1 white) on the empty cell ``m``."""
-    _place(board, np.int64(m), np.int64(colour))
-
-
-@njit(cache=True)
-def remove(board: Board, m: int) -> None:
-    """Take the stone off ``m`` (the exact inverse of ``place``)."""
-    _remove(board, np.int64(m))
-
-
-@njit(cache=True)
-def _place(board: Board, m: np.int64, colour: np.int64) -> None:
     board.cells[m] = colour + 1
     board.hash[0] ^= board.zobrist[colour, m]
     board.stack[board.meta[STONES]] = m
     board.meta[STONES] += 1
     refresh(board, m)
-    _update_lines(board, m, colour, 1)
+    _update_lines(board, m, colour, np.int64(1))  # (not a literal: one compiled version)
 
 
 @njit(cache=True)
-def _remove(board: Board, m: np.int64) -> None:
+def remove(board: Board, m: int) -> None:
+    """Take the stone off ``m`` (the exact inverse of ``place``)."""
     colour = np.int64(board.cells[m] - 1)
     board.cells[m] = EMPTY
     board.hash[0] ^= board.zobrist[colour, m]
     board.meta[STONES] -= 1
-    _update_lines(board, m, colour, -1)
+    _update_lines(board, m, colour, np.int64(-1))
     refresh(board, m)
 
 

@@ -45,7 +45,8 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
         fail_depth=np.zeros(min(slots, FAIL_SLOTS), dtype=np.int8),
         killers=np.full((MAX_PLY, 2), -1, dtype=np.int32),
         history=np.zeros((2, board_cells), dtype=np.int64),
-        moves=np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int32),
+        moves=np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),  # int64 like every other point
+        # passed to ``place``: numba compiles a kernel once per argument type
         move_scores=np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
         line=np.full(MAX_PLY, -1, dtype=np.int32),
         stats=np.zeros(STATS, dtype=np.int64),

@@ -275,7 +275,7 @@ class Engine:
                 value = int(context.stats[BEST_VALUE])
             total_nodes = int(context.stats[NODES])
             previous = best
-            pv_cells = np.zeros(depth + 8, dtype=np.int32)
+            pv_cells = np.zeros(depth + 8, dtype=np.int64)
             place(board, best, me)
             length = principal_variation(board, context, 1 - me, depth + 7, pv_cells)
             remove(board, best)

@@ -10,7 +10,8 @@ directions, by looking at the ten cells around it on that line (five each side):
 (base 3, so the table has 3**10 = 59,049 one-byte entries and stays in the processor's cache
 while the search reads it at random).
 
-``SHAPE_TABLE[key]`` is the shape a stone on ``c`` makes, from the table built once per rule
+``SHAPE_TABLE[key]`` is the shape a stone on ``c`` makes, from the table of the rule (built
+by ``build_table``; the package ships them built, ``SHIPPED``)
 (5 cells each side are enough: a five through ``c`` lies within 4 cells, and the rule of
 exact five needs one more cell to see an overline). Shapes, weakest first:
 
@@ -39,8 +40,16 @@ And renju's black, whose forbidden moves need two more shapes and a stricter ope
 
 from __future__ import annotations
 
+import io
+import sys
+import zipfile
+from importlib import resources
+from pathlib import Path
+
 import numpy as np
 from numba import njit
+
+from ...core.files import write_atomically
 
 NONE, TWO, OPEN_TWO, THREE, OPEN_THREE, FOUR, OPEN_FOUR, FIVE, FOUR_FOUR, OVERLINE = range(10)
 SHAPE_NAMES = ("none", "two", "open two", "three", "open three", "four", "open four", "five",
@@ -185,28 +194,61 @@ def build_table(exact: bool, caro: bool, renju: bool, left: int = EDGE_PLACES,
     return table
 
 
-_TABLES: dict[tuple[bool, bool, bool, int, int], np.ndarray] = {}
+# Every table the rules use ships built in the package (``SHIPPED``, 53 KB): building them
+# needs ``build_table`` compiled, about 3 s of numba on a machine's first run and 1 s of work
+# on every start for caro's 36. ``main`` writes the file; a test rebuilds and compares it.
+SHIPPED = "gomoku-shapes.npz"
+WAYS = ((False, False, False), (True, False, False), (True, False, True), (False, True, False),
+        (True, True, False))  # (exact, caro, renju): freestyle, standard, renju's black, caro,
+# caro with exactly five
+
+_EDGE_TABLES: dict[tuple[bool, bool, bool], np.ndarray] = {}
+
+
+def way_name(exact: bool, caro: bool, renju: bool) -> str:
+    """The array's name in the shipped file, e.g. ``exact-caro``."""
+    return "-".join(word for word, on in (("exact", exact), ("caro", caro), ("renju", renju))
+                    if on) or "free"
+
+
+def build_edge_tables(exact: bool, caro: bool, renju: bool = False) -> np.ndarray:
+    """Build what ``edge_tables`` returns (a second or so for caro's 36)."""
+    if not caro:
+        return build_table(exact, caro, renju)[np.newaxis]
+    return np.stack([build_table(exact, caro, renju, left, right)
+                     for left in range(1, EDGE_PLACES + 1)
+                     for right in range(1, EDGE_PLACES + 1)])
+
+
+def shipped_path() -> Path:
+    return Path(str(resources.files("yipan") / "data" / SHIPPED))
+
+
+def edge_tables(exact: bool, caro: bool, renju: bool = False) -> np.ndarray:
+    """The (read-only) tables of every place of the edge, ``[(left - 1) * 6 + right - 1]``
+    (caro); one table for the rules where the edge and a stone are alike. Read from the
+    shipped file, or built when it lacks them."""
+    key = (exact, caro, renju)
+    if key not in _EDGE_TABLES:
+        name = way_name(*key)
+        try:
+            with np.load(shipped_path()) as shipped:
+                tables = shipped[name] if name in shipped.files else None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile):  # absent or damaged:
+            # build them (slower, the same tables)
+            tables = None
+        if tables is None or tables.shape != (EDGE_PLACES ** 2 if caro else 1, TABLE_SIZE):
+            tables = build_edge_tables(exact, caro, renju)
+        tables.setflags(write=False)
+        _EDGE_TABLES[key] = tables
+    return _EDGE_TABLES[key]
 
 
 def shape_table(exact: bool, caro: bool = False, renju: bool = False,
                 left: int = EDGE_PLACES, right: int = EDGE_PLACES) -> np.ndarray:
-    """The (read-only) shape table of one way of winning, built on first use."""
-    key = (exact, caro, renju, left, right)
-    if key not in _TABLES:
-        table = build_table(exact, caro, renju, left, right)
-        table.setflags(write=False)
-        _TABLES[key] = table
-    return _TABLES[key]
-
-
-def edge_tables(exact: bool, caro: bool, renju: bool = False) -> np.ndarray:
-    """The tables of every place of the edge, ``[(left - 1) * 6 + right - 1]`` (caro); one
-    table for the rules where the edge and a stone are alike."""
-    if not caro:
-        return shape_table(exact, caro, renju)[np.newaxis]
-    return np.stack([shape_table(exact, caro, renju, left, right)
-                     for left in range(1, EDGE_PLACES + 1)
-                     for right in range(1, EDGE_PLACES + 1)])
+    """The (read-only) shape table of one way of winning and one place of the edge."""
+    tables = edge_tables(exact, caro, renju)
+    return tables[(left - 1) * EDGE_PLACES + right - 1] if caro else tables[0]
 
 
 def shape_of(text: str, exact: bool = False, caro: bool = False, renju: bool = False) -> int:
@@ -228,3 +270,14 @@ def shape_of(text: str, exact: bool = False, caro: bool = False, renju: bool = F
     edge_right = next((i + 1 for i in range(WINDOW) if after[i] == 3),
                       EDGE_PLACES) if caro else EDGE_PLACES
     return int(shape_table(exact, caro, renju, edge_left, edge_right)[key])
+
+
+def write_shipped(path: str | Path) -> None:
+    """Build every table the rules use and write them (atomically) to ``path``."""
+    out = io.BytesIO()
+    np.savez_compressed(out, **{way_name(*way): build_edge_tables(*way) for way in WAYS})
+    write_atomically(path, out.getvalue())
+
+
+if __name__ == "__main__":  # python -m yipan.games.gomoku.patterns [PATH]
+    write_shipped(sys.argv[1] if len(sys.argv) > 1 else shipped_path())

@@ -189,16 +189,24 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
                 and board.level[me, move] < L_THREE and board.level[them, move] < L_THREE):
             reduction = 1 if i < LMR_DEEPER_FROM or child_depth < 4 else 2
         place(board, move, me)
+        # PVS: the first move with the full window, the others with a null window (and
+        # ``reduction`` plies shallower), searched again while they surprise: at full depth,
+        # then with the full window. One recursive call in the source: numba types the whole
+        # function again for each recursive call it meets, so this compiles seconds faster.
         if i == 0:
-            value = -negamax(board, context, child_depth, ply + 1, -beta, -alpha, them)
+            searched_depth, low, high = child_depth, -beta, -alpha
         else:
-            value = -negamax(board, context, child_depth - reduction, ply + 1, -alpha - 1,
-                             -alpha, them)
-            if reduction and value > alpha and not stats[ABORTED]:
-                value = -negamax(board, context, child_depth, ply + 1, -alpha - 1, -alpha,
-                                 them)
-            if alpha < value < beta and not stats[ABORTED]:
-                value = -negamax(board, context, child_depth, ply + 1, -beta, -value, them)
+            searched_depth, low, high = child_depth - reduction, -alpha - 1, -alpha
+        while True:
+            value = -negamax(board, context, searched_depth, ply + 1, low, high, them)
+            if i == 0 or stats[ABORTED]:
+                break
+            if searched_depth < child_depth and value > alpha:
+                searched_depth = child_depth
+            elif low == -alpha - 1 and alpha < value < beta:
+                low, high = -beta, -value
+            else:
+                break
         remove(board, move)
         if stats[ABORTED]:
             return 0
@@ -238,7 +246,7 @@ def principal_variation(board: Board, context: Context, me: int, length: int,
         slot = key & np.uint64(context.tt_key.size - 1)
         if context.tt_key[slot] != key:
             break
-        move = context.tt_move[slot]
+        move = np.int64(context.tt_move[slot])  # (one type of point for ``place``)
         if move < 0 or board.cells[move] != EMPTY:
             break
         out[count] = move

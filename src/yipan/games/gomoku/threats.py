@@ -114,14 +114,19 @@ def attack(board: Board, context: Context, attacker: int, depth: int, threes: bo
 @njit(cache=True)
 def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: int,
                 threes: int, attacking: int) -> int:
-    """One node of the AND-OR tree: the attacker's (OR) or the defender's (AND) turn.
+    """One node of the AND-OR tree: the attacker's (OR: one move that wins is enough) or the
+    defender's (AND: every answer must lose). The rules of the module doc choose the moves
+    into ``context.moves[ply]``; one loop then tries them.
 
-    One self-recursive kernel rather than two that call each other, whose recursive calls pass
-    only int64 values (``1 - attacking``, never a literal): numba's cache crashes on mutual
-    recursion and on recursive calls whose argument types differ (numba issue 6713).
+    One self-recursive kernel with one recursive call, whose arguments are int64 values
+    (``1 - attacking``, never a literal): numba's cache crashes on mutual recursion and on
+    recursive calls whose argument types differ (numba issue 6713), and numba types the whole
+    function again for each recursive call it meets (one call: seconds less to compile).
     """
     defender = 1 - attacker
     counts = board.level_count
+    must_block = False  # the attacker answers a five: it goes on only with a threat standing
+    key = board.hash[0]
     if not attacking:
         if counts[defender, L_FIVE] > 0:
             return 0
@@ -131,75 +136,63 @@ def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: 
                 context.line[ply] = -1
                 context.stats[LINE_LENGTH] = ply
                 return 1
-            place(board, block, defender)
-            won = threat_node(board, context, attacker, depth, ply + 1, threes, 1 - attacking)
-            remove(board, block)
-            if won:
-                context.line[ply] = block
-            return won
-        if counts[attacker, L_OPEN_FOUR] == 0:
-            return 0  # no threat stands: the defender is free
-        count = _defences(board, context, attacker, ply)
-        if count == 0:  # renju: every point that stops it is forbidden to black
-            context.line[ply] = -1
-            context.stats[LINE_LENGTH] = ply
+            context.moves[ply, 0] = block
+            count = 1
+        else:
+            if counts[attacker, L_OPEN_FOUR] == 0:
+                return 0  # no threat stands: the defender is free
+            count = _defences(board, context, attacker, ply)
+            if count == 0:  # renju: every point that stops it is forbidden to black
+                context.line[ply] = -1
+                context.stats[LINE_LENGTH] = ply
+                return 1
+    else:
+        if counts[attacker, L_FIVE] > 0:
+            context.line[ply] = find_level(board, attacker, L_FIVE)
+            context.stats[LINE_LENGTH] = ply + 1
             return 1
-        chosen = -1
-        for i in range(count):
-            move = context.moves[ply, i]
-            place(board, move, defender)
-            won = threat_node(board, context, attacker, depth, ply + 1, threes, 1 - attacking)
-            remove(board, move)
-            if not won:
-                return 0
-            chosen = move
-        # every defence lost: rebuild the line behind the last one for the record
-        place(board, chosen, defender)
-        threat_node(board, context, attacker, depth, ply + 1, threes, 1 - attacking)
-        remove(board, chosen)
-        context.line[ply] = chosen
-        return 1
-
-    if counts[attacker, L_FIVE] > 0:
-        context.line[ply] = find_level(board, attacker, L_FIVE)
-        context.stats[LINE_LENGTH] = ply + 1
-        return 1
-    if counts[defender, L_FIVE] >= 2 or depth <= 0 or ply >= MAX_PLY - 2:
-        return 0
-    context.stats[THREAT_NODES] += 1
-    if out_of_budget(context, THREAT_NODES, THREAT_MAX_NODES):
-        return 0
-    if counts[defender, L_FIVE] == 1:
-        block = find_level(board, defender, L_FIVE)
-        if board.level[attacker, block] == L_FORBIDDEN:
+        if counts[defender, L_FIVE] >= 2 or depth <= 0 or ply >= MAX_PLY - 2:
             return 0
-        place(board, block, attacker)
-        won = 0
-        if counts[attacker, L_FIVE] > 0 or (threes == 1 and counts[attacker, L_OPEN_FOUR] > 0):
-            won = threat_node(board, context, attacker, depth - 1, ply + 1, threes,
-                              1 - attacking)
-        remove(board, block)
-        if won:
-            context.line[ply] = block
-        return won
-    if counts[attacker, L_OPEN_FOUR] > 0:
-        context.line[ply] = find_level(board, attacker, L_OPEN_FOUR)
-        context.line[ply + 1] = -1
-        context.stats[LINE_LENGTH] = ply + 1
-        return 1
-    key = board.hash[0]
-    if _failed_before(context, key, depth):
-        return 0
-    count = _threat_moves(board, context, attacker, ply, threes)
+        context.stats[THREAT_NODES] += 1
+        if out_of_budget(context, THREAT_NODES, THREAT_MAX_NODES):
+            return 0
+        if counts[defender, L_FIVE] == 1:
+            block = find_level(board, defender, L_FIVE)
+            if board.level[attacker, block] == L_FORBIDDEN:
+                return 0
+            context.moves[ply, 0] = block
+            count = 1
+            must_block = True
+        else:
+            if counts[attacker, L_OPEN_FOUR] > 0:
+                context.line[ply] = find_level(board, attacker, L_OPEN_FOUR)
+                context.line[ply + 1] = -1
+                context.stats[LINE_LENGTH] = ply + 1
+                return 1
+            if _failed_before(context, key, depth):
+                return 0
+            count = _threat_moves(board, context, attacker, ply, threes)
+
+    mover = attacker if attacking else defender
     for i in range(count):
         move = context.moves[ply, i]
-        place(board, move, attacker)
-        won = threat_node(board, context, attacker, depth - 1, ply + 1, threes, 1 - attacking)
+        place(board, move, mover)
+        won = 0
+        if not must_block or counts[attacker, L_FIVE] > 0 or (
+                threes == 1 and counts[attacker, L_OPEN_FOUR] > 0):
+            won = threat_node(board, context, attacker, depth - attacking, ply + 1, threes,
+                              1 - attacking)
         remove(board, move)
-        if won:
+        if attacking and won:
             context.line[ply] = move
             return 1
+        if not attacking and not won:
+            return 0  # an answer that holds
         if context.stats[ABORTED]:  # an unfinished search proves nothing
             return 0
-    _remember_failure(context, key, depth)
+    if not attacking:  # every answer lost (the line behind the last one is in place)
+        context.line[ply] = context.moves[ply, count - 1]
+        return 1
+    if not must_block:
+        _remember_failure(context, key, depth)
     return 0
