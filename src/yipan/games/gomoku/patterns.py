@@ -45,6 +45,7 @@ import sys
 import zipfile
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -274,8 +275,9 @@ def shape_of(text: str, exact: bool = False, caro: bool = False, renju: bool = F
 
 def write_shipped(path: str | Path) -> None:
     """Build every table the rules use and write them (atomically) to ``path``."""
+    tables: dict[str, Any] = {way_name(*way): build_edge_tables(*way) for way in WAYS}
     out = io.BytesIO()
-    np.savez_compressed(out, **{way_name(*way): build_edge_tables(*way) for way in WAYS})
+    np.savez_compressed(out, **tables)
     write_atomically(path, out.getvalue())
 
 
