@@ -69,6 +69,28 @@ def test_self_play_on_worker_processes_gives_the_same_network(trained, tmp_path,
         assert (networks[0].weights[name] == networks[1].weights[name]).all()
 
 
+def test_labelling_on_worker_processes_gives_the_same_chunks_and_network(trained, tmp_path,
+                                                                          capsys):
+    """Chunks of labelled positions are units of work seeded by their number: two processes
+    label the chunks one process does (the fixture's, with --workers 1), and the network is
+    the same."""
+    from yipan.learning.data import Dataset
+
+    output = tmp_path / "ttt.npz"
+    code, _, err = run(capsys, "train", "tictactoe", "--from-solver", "700", "--epochs", "2",
+                       "--hidden", "32", "--workers", "2", "--output", str(output))
+    assert code == 0, err
+    for name in ("solver-0000.npz", "solver-0001.npz"):
+        one = Dataset.load(trained.parent / "ttt.npz.checkpoint" / name)
+        two = Dataset.load(tmp_path / "ttt.npz.checkpoint" / name)
+        assert len(one) == len(two) > 0
+        for field in vars(one):
+            assert (getattr(one, field) == getattr(two, field)).all(), (name, field)
+    first, second = nets.load(trained, TicTacToe()), nets.load(output, TicTacToe())
+    for name in first.weights:
+        assert (first.weights[name] == second.weights[name]).all()
+
+
 def test_self_play_rounds_run_and_are_gated(trained, tmp_path, capsys):
     output = tmp_path / "self.npz"
     code, _, err = run(capsys, "train", "tictactoe", "--selfplay", "4", "--rounds", "2",

@@ -84,10 +84,11 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                         help="start from this network instead of fresh weights")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
     parser.add_argument("--workers", type=count(1, 1024), default=1,
-                        help="self-play games played at once on local processes (or the "
-                             "CPUs of a local Ray cluster); the network is the same")
+                        help="chunks of labelling (500 positions) and self-play games done at "
+                             "once on local processes (or the CPUs of a local Ray cluster); the "
+                             "network is the same")
     parser.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
-                        help="self-play on a Ray cluster: auto, local or host:port (pip "
+                        help="label and self-play on a Ray cluster: auto, local or host:port (pip "
                              "install -e '.[cluster]')")
     parser.add_argument("--restart", action="store_true",
                         help="discard the checkpoint of an earlier run with this output")
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
                          weight_decay=args.weight_decay,
                          start=None if args.start is None else str(args.start))
     map_units = None
-    if args.ray is not None or args.workers > 1:  # self-play's units elsewhere
+    if args.ray is not None or args.workers > 1:  # labelling's and self-play's units elsewhere
         runner = make_runner(args.ray, args.workers)
         map_units = runner.map_units
     console = Console(stderr=True)

@@ -127,8 +127,8 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
         label: Callable[..., Dataset] | None, restart: bool = False,
         map_units: MapUnits | None = None) -> nets.Network:
     """The whole pipeline (module docstring); the final network is written to ``output``.
-    ``map_units`` runs self-play's units of work (default: one after another here); the
-    network is the same however they are run."""
+    ``map_units`` runs the units of work, chunks of labelling and games of self-play (default:
+    one after another here); the network is the same however they are run."""
     if game.info.encoding is None:
         raise CapabilityError(f"{game.info.name} has no encoding for networks")
     if plan.from_solver and label is None:
@@ -158,7 +158,8 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
 
     notes: dict[str, Any] = {}
     if plan.from_solver:
-        parts = solver_data(game, plan, checkpoint, reporter, label)  # type: ignore[arg-type]
+        parts = solver_data(game, plan, checkpoint, reporter,
+                            label, map_units or in_order)  # type: ignore[arg-type]
         train_part, held_out = held_out_chunks(parts, plan.seed)
         done = checkpoint.state["solver_epochs"]
         if done < plan.epochs:
@@ -230,23 +231,40 @@ def load_arrays(path: Path, epoch: int) -> list[np.ndarray] | None:
 
 
 def solver_data(game: Game, plan: Plan, checkpoint: Checkpoint, reporter: Reporter,
-                label: Callable[..., Dataset]) -> list[Dataset]:
+                label: Callable[..., Dataset], map_units: MapUnits = in_order
+                ) -> list[Dataset]:
+    """Every chunk of labelled positions, those not saved yet labelled as units of work
+    (``map_units``: here, or on worker processes or a cluster) and saved as they arrive."""
     chunks = math.ceil(plan.from_solver / CHUNK)
+    sizes = [min(CHUNK, plan.from_solver - index * CHUNK) for index in range(chunks)]
+    paths = [checkpoint.path(f"solver-{index:04d}.npz") for index in range(chunks)]
+    parts: dict[int, Dataset] = {index: Dataset.load(path) for index, path in enumerate(paths)
+                                 if path.is_file()}
+    missing = [index for index in range(chunks) if index not in parts]
     reporter.stage("labelling positions by the solver", plan.from_solver)
-    parts = []
-    for index in range(chunks):
-        size = min(CHUNK, plan.from_solver - index * CHUNK)
-        path = checkpoint.path(f"solver-{index:04d}.npz")
-        if path.is_file():
-            part = Dataset.load(path)
-        else:
-            base = index * CHUNK
-            part = label(game, size, random.Random(f"{plan.seed}:{index}"),
-                         lambda done, base=base: reporter.advance(base + done))
-            part.save(path)
-        parts.append(part)
-        reporter.advance(index * CHUNK + size)
-    return parts
+    done = sum(sizes[index] for index in parts)
+    reporter.advance(done)
+    if map_units is in_order:  # here: the bar moves position by position
+        for index in missing:
+            part = label(game, sizes[index], random.Random(f"{plan.seed}:{index}"),
+                         lambda labelled, base=done: reporter.advance(base + labelled))
+            part.save(paths[index])
+            parts[index] = part
+            done += sizes[index]
+            reporter.advance(done)
+    else:
+        jobs = [(label, game, sizes[index], f"{plan.seed}:{index}") for index in missing]
+        for index, part in zip(missing, map_units(label_unit, jobs), strict=True):
+            part.save(paths[index])
+            parts[index] = part
+            done += sizes[index]
+            reporter.advance(done)
+    return [parts[index] for index in range(chunks)]
+
+
+def label_unit(label: Callable[..., Dataset], game: Game, size: int, seed: str) -> Dataset:
+    """One chunk of labelled positions as a unit of work: the same chunk wherever it runs."""
+    return label(game, size, random.Random(seed))
 
 
 def held_out_chunks(parts: list[Dataset], seed: int, share: int = 20
