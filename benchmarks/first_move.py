@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -56,17 +57,20 @@ def brain_start(cache: str) -> tuple[float, str]:
     env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(SRC)}
     brain = subprocess.Popen([sys.executable, "-m", "yipan.protocols.gomocup"], text=True,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-    assert brain.stdin is not None and brain.stdout is not None
+    to_brain, from_brain = brain.stdin, brain.stdout
+    assert to_brain is not None and from_brain is not None
+    watchdog = threading.Timer(900, brain.kill)  # a brain that stalls ends the run
+    watchdog.start()
 
     def send(line: str) -> None:
-        brain.stdin.write(line + "\n")  # type: ignore[union-attr]
-        brain.stdin.flush()  # type: ignore[union-attr]
+        to_brain.write(line + "\n")
+        to_brain.flush()
 
     def answer() -> str:  # the next line that is not a MESSAGE
         while True:
-            line = brain.stdout.readline()  # type: ignore[union-attr]
+            line = from_brain.readline()
             if not line:
-                raise SystemExit("the brain closed its output")
+                raise SystemExit("the brain closed its output (or stalled and was stopped)")
             if not line.startswith(("MESSAGE", "DEBUG")):
                 return line.strip()
 
@@ -82,6 +86,7 @@ def brain_start(cache: str) -> tuple[float, str]:
         send("END")
         brain.wait(timeout=30)
     finally:
+        watchdog.cancel()
         if brain.poll() is None:
             brain.kill()
     return seconds, move

@@ -41,7 +41,8 @@ def announced(work: Callable[[], object], title: str, say: Say | None) -> float:
         happened.set()
         if say is not None:
             say(f"preparing the {title} engine: numba compiles its kernels the first "
-                "time they run on a machine (up to a minute), then keeps them...")
+                "time they run on a machine (up to a minute; `yipan prepare` does it ahead), "
+                "then keeps them...")
 
     timer = threading.Timer(ANNOUNCE_AFTER, announce)
     timer.daemon = True

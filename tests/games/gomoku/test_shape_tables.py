@@ -56,6 +56,25 @@ def test_a_damaged_file_is_built_around(tmp_path, fresh_tables: None,
     np.testing.assert_array_equal(built, build_edge_tables(True, False))
 
 
+def test_a_file_damaged_inside_is_built_around(tmp_path, fresh_tables: None,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bytes flipped inside the compressed data (the zip's directory intact), or tables of
+    another type: each way of winning is built instead, the same tables."""
+    data = bytearray(shipped_path().read_bytes())
+    for at in range(200, len(data) // 2, 97):
+        data[at] ^= 0x5A
+    damaged = tmp_path / "shapes.npz"
+    damaged.write_bytes(bytes(data))
+    monkeypatch.setattr(patterns, "shipped_path", lambda: damaged)
+    for way in WAYS:
+        np.testing.assert_array_equal(edge_tables(*way), build_edge_tables(*way))
+    retyped = tmp_path / "retyped.npz"
+    np.savez(retyped, free=build_edge_tables(False, False).astype(np.int64))
+    monkeypatch.setattr(patterns, "_EDGE_TABLES", {})
+    monkeypatch.setattr(patterns, "shipped_path", lambda: retyped)
+    assert edge_tables(False, False).dtype == np.int8
+
+
 def test_write_shipped_writes_every_way(tmp_path) -> None:
     path = tmp_path / "shapes.npz"
     patterns.write_shipped(path)

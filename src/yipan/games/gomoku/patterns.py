@@ -43,6 +43,7 @@ from __future__ import annotations
 import io
 import sys
 import zipfile
+import zlib
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -197,11 +198,13 @@ def build_table(exact: bool, caro: bool, renju: bool, left: int = EDGE_PLACES,
 
 # Every table the rules use ships built in the package (``SHIPPED``, 53 KB): building them
 # needs ``build_table`` compiled, about 3 s of numba on a machine's first run and 1 s of work
-# on every start for caro's 36. ``main`` writes the file; a test rebuilds and compares it.
+# on every start for caro's 36. ``write_shipped`` writes the file (``python -m
+# yipan.games.gomoku.patterns``); a test rebuilds and compares it.
 SHIPPED = "gomoku-shapes.npz"
+# the ways of winning the rules use, as (exact, caro, renju): freestyle, standard, renju's
+# black, caro, caro with exactly five
 WAYS = ((False, False, False), (True, False, False), (True, False, True), (False, True, False),
-        (True, True, False))  # (exact, caro, renju): freestyle, standard, renju's black, caro,
-# caro with exactly five
+        (True, True, False))
 
 _EDGE_TABLES: dict[tuple[bool, bool, bool], np.ndarray] = {}
 
@@ -222,6 +225,7 @@ def build_edge_tables(exact: bool, caro: bool, renju: bool = False) -> np.ndarra
 
 
 def shipped_path() -> Path:
+    """Where the package keeps the built tables."""
     return Path(str(resources.files("yipan") / "data" / SHIPPED))
 
 
@@ -235,10 +239,10 @@ def edge_tables(exact: bool, caro: bool, renju: bool = False) -> np.ndarray:
         try:
             with np.load(shipped_path()) as shipped:
                 tables = shipped[name] if name in shipped.files else None
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile):  # absent or damaged:
-            # build them (slower, the same tables)
-            tables = None
-        if tables is None or tables.shape != (EDGE_PLACES ** 2 if caro else 1, TABLE_SIZE):
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error):  # absent or
+            tables = None  # damaged: built instead (slower, the same tables)
+        if (tables is None or tables.dtype != np.int8
+                or tables.shape != (EDGE_PLACES ** 2 if caro else 1, TABLE_SIZE)):
             tables = build_edge_tables(exact, caro, renju)
         tables.setflags(write=False)
         _EDGE_TABLES[key] = tables

@@ -193,17 +193,17 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
         # ``reduction`` plies shallower), searched again while they surprise: at full depth,
         # then with the full window. One recursive call in the source: numba types the whole
         # function again for each recursive call it meets, so this compiles seconds faster.
-        if i == 0:
-            searched_depth, low, high = child_depth, -beta, -alpha
-        else:
-            searched_depth, low, high = child_depth - reduction, -alpha - 1, -alpha
+        null_window = i > 0
+        searched_depth = child_depth - reduction if null_window else child_depth
+        low, high = (-alpha - 1, -alpha) if null_window else (-beta, -alpha)
         while True:
             value = -negamax(board, context, searched_depth, ply + 1, low, high, them)
-            if i == 0 or stats[ABORTED]:
+            if not null_window or stats[ABORTED]:
                 break
             if searched_depth < child_depth and value > alpha:
                 searched_depth = child_depth
-            elif low == -alpha - 1 and alpha < value < beta:
+            elif alpha < value < beta:
+                null_window = False
                 low, high = -beta, -value
             else:
                 break
