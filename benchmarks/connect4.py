@@ -35,7 +35,7 @@ from pathlib import Path
 
 from yipan.core import replay
 from yipan.games.connect4 import ConnectFour, Position, kernel
-from yipan.games.connect4.solver import Solver
+from yipan.games.connect4.solver import DEFAULT_TABLE_BITS, Solver
 
 SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 VARIANTS = {"mirror key": kernel.MIRROR_KEY, "ETC": kernel.ETC,
@@ -253,6 +253,9 @@ def main() -> int:
     parser.add_argument("--variants", action="store_true", help="compare the solver options")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of --variants")
     parser.add_argument("--tables", action="store_true", help="compare table sizes")
+    parser.add_argument("--table-bits", type=int, default=DEFAULT_TABLE_BITS,
+                        help="our table's slots, 2**bits (default the solver's; the "
+                             "reference's has 2**24 entries)")
     parser.add_argument("--early", type=int, default=6,
                         help="random 6-8 ply positions for --tables (default 6)")
     args = parser.parse_args()
@@ -286,7 +289,7 @@ def main() -> int:
     else:
         print("no reference program (set YIPAN_C4_REFERENCE or --reference): our figures "
               "alone")
-    solver = Solver(game)
+    solver = Solver(game, table_bits=args.table_bits)
     solver.warm_up()
     solver.solve_many([next(iter(sets.values()))[0][1]])  # load the batch kernel now
     print(f"table: {len(solver.table):,} slots; default flags "
