@@ -123,6 +123,38 @@ def in_order(function: Callable[..., Any], jobs: list[tuple[Any, ...]]) -> Itera
     return (function(*job) for job in jobs)
 
 
+class CpuClock:
+    """The CPU seconds of a run: this process's, plus those units of work report from other
+    processes or machines, which this process's clock does not see."""
+
+    def __init__(self, earlier: float = 0.0) -> None:
+        self._start = time.process_time() - earlier
+
+    def add(self, seconds: float) -> None:
+        self._start -= seconds
+
+    def seconds(self) -> float:
+        return time.process_time() - self._start
+
+
+def timed_unit(function: Callable[..., Any], *job: Any) -> tuple[Any, float]:
+    """``function(*job)`` and the CPU seconds it took where it ran."""
+    start = time.process_time()
+    result = function(*job)
+    return result, time.process_time() - start
+
+
+def map_timed(map_units: MapUnits, clock: CpuClock, function: Callable[..., Any],
+              jobs: list[tuple[Any, ...]]) -> Iterator[Any]:
+    """``map_units(function, jobs)``, with the CPU time of units run elsewhere on ``clock``."""
+    if map_units is in_order:  # here: this process's clock counts them already
+        yield from in_order(function, jobs)
+        return
+    for result, seconds in map_units(timed_unit, [(function, *job) for job in jobs]):
+        clock.add(seconds)
+        yield result
+
+
 def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
         label: Callable[..., Dataset] | None, restart: bool = False,
         map_units: MapUnits | None = None) -> nets.Network:
@@ -140,7 +172,7 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
             if not path.name.startswith("solver-"):
                 path.unlink()
     checkpoint = Checkpoint(folder, plan)
-    started = time.process_time() - checkpoint.state["seconds"]
+    clock = CpuClock(checkpoint.state["seconds"])
     network_path = checkpoint.path("network.npz")
     if network_path.is_file():
         network = nets.load(network_path, game)
@@ -152,14 +184,14 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
                                    plan.conv)
 
     def keep(net: nets.Network, **state: Any) -> None:
-        checkpoint.state.update(state, seconds=time.process_time() - started)
+        checkpoint.state.update(state, seconds=clock.seconds())
         nets.save(net, network_path)
         checkpoint.save()
 
     notes: dict[str, Any] = {}
     if plan.from_solver:
-        parts = solver_data(game, plan, checkpoint, reporter,
-                            label, map_units or in_order)  # type: ignore[arg-type]
+        parts = solver_data(game, plan, checkpoint, reporter, label,  # type: ignore[arg-type]
+                            map_units or in_order, clock)
         train_part, held_out = held_out_chunks(parts, plan.seed)
         done = checkpoint.state["solver_epochs"]
         if done < plan.epochs:
@@ -193,7 +225,7 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
                      f"{figures['value_sign']:.1%}")
     if plan.selfplay:
         network = improve(game, network, plan, checkpoint, reporter, keep,
-                          map_units or in_order)
+                          map_units or in_order, clock)
         notes["selfplay"] = {"games": plan.selfplay, "rounds": plan.round_count,
                              "simulations": plan.simulations,
                              "accepted": sum(1 for e in checkpoint.state["log"]
@@ -231,8 +263,8 @@ def load_arrays(path: Path, epoch: int) -> list[np.ndarray] | None:
 
 
 def solver_data(game: Game, plan: Plan, checkpoint: Checkpoint, reporter: Reporter,
-                label: Callable[..., Dataset], map_units: MapUnits = in_order
-                ) -> list[Dataset]:
+                label: Callable[..., Dataset], map_units: MapUnits = in_order,
+                clock: CpuClock | None = None) -> list[Dataset]:
     """Every chunk of labelled positions, those not saved yet labelled as units of work
     (``map_units``: here, or on worker processes or a cluster) and saved as they arrive."""
     chunks = math.ceil(plan.from_solver / CHUNK)
@@ -254,7 +286,8 @@ def solver_data(game: Game, plan: Plan, checkpoint: Checkpoint, reporter: Report
             reporter.advance(done)
     else:
         jobs = [(label, game, sizes[index], f"{plan.seed}:{index}") for index in missing]
-        for index, part in zip(missing, map_units(label_unit, jobs), strict=True):
+        units = map_timed(map_units, clock or CpuClock(), label_unit, jobs)
+        for index, part in zip(missing, units, strict=True):
             part.save(paths[index])
             parts[index] = part
             done += sizes[index]
@@ -290,8 +323,8 @@ def split(data: Dataset, seed: int, share: int = 20) -> tuple[Dataset, Dataset]:
 
 
 def improve(game: Game, best: nets.Network, plan: Plan, checkpoint: Checkpoint,
-            reporter: Reporter, keep: Callable[..., None], map_units: MapUnits = in_order
-            ) -> nets.Network:
+            reporter: Reporter, keep: Callable[..., None], map_units: MapUnits = in_order,
+            clock: CpuClock | None = None) -> nets.Network:
     rounds = plan.round_count
     per_round = math.ceil(plan.selfplay / rounds)
     buffer = ReplayBuffer(REPLAY)
@@ -307,7 +340,7 @@ def improve(game: Game, best: nets.Network, plan: Plan, checkpoint: Checkpoint,
                  f"{plan.seed}:selfplay:{number}:{first}")
                 for first in range(0, per_round, UNIT_GAMES)]
         parts = []
-        for part in map_units(self_play_unit, jobs):
+        for part in map_timed(map_units, clock or CpuClock(), self_play_unit, jobs):
             parts.append(part)
             reporter.advance(min(per_round, len(parts) * UNIT_GAMES))
         examples = Dataset.join(parts)
