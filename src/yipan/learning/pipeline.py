@@ -276,22 +276,20 @@ def solver_data(game: Game, plan: Plan, checkpoint: Checkpoint, reporter: Report
     reporter.stage("labelling positions by the solver", plan.from_solver)
     done = sum(sizes[index] for index in parts)
     reporter.advance(done)
-    if map_units is in_order:  # here: the bar moves position by position
-        for index in missing:
-            part = label(game, sizes[index], random.Random(f"{plan.seed}:{index}"),
-                         lambda labelled, base=done: reporter.advance(base + labelled))
-            part.save(paths[index])
-            parts[index] = part
-            done += sizes[index]
-            reporter.advance(done)
+    units: Iterator[Dataset]
+    if map_units is in_order:  # here: the bar moves position by position (``done`` is read
+        # when the label reports, before its chunk is counted below)
+        units = (label(game, sizes[index], random.Random(f"{plan.seed}:{index}"),
+                       lambda labelled: reporter.advance(done + labelled))
+                 for index in missing)
     else:
         jobs = [(label, game, sizes[index], f"{plan.seed}:{index}") for index in missing]
         units = map_timed(map_units, clock or CpuClock(), label_unit, jobs)
-        for index, part in zip(missing, units, strict=True):
-            part.save(paths[index])
-            parts[index] = part
-            done += sizes[index]
-            reporter.advance(done)
+    for index, part in zip(missing, units, strict=True):
+        part.save(paths[index])
+        parts[index] = part
+        done += sizes[index]
+        reporter.advance(done)
     return [parts[index] for index in range(chunks)]
 
 
