@@ -9,7 +9,10 @@ announced), and whether the cold and the warm runs gave the same answer: searche
 by nodes, so a machine's speed, or a compilation, cannot change an answer.
 
 Then the Gomocup brain as a tournament manager starts it: the seconds from ``START 15`` to
-its ``OK`` (cold and warm), and its first move after ``BEGIN`` (the centre, an opening rule).
+its ``OK`` (cold and warm), and its first move after ``BEGIN`` (the centre, an opening rule);
+the cold START with a second process compiling the threat search (the default on two CPUs or
+more) and without it (``YIPAN_COMPILE_HELPER=0``), in turn, and their ratio.
+``--brain-only`` measures the brain alone.
 """
 
 from __future__ import annotations
@@ -52,9 +55,11 @@ def run(arguments: list[str], cache: str) -> tuple[float, float | None, str]:
     return wall, float(ready.group(1)) if ready else None, str(move)
 
 
-def brain_start(cache: str) -> tuple[float, str]:
-    """(seconds from START to OK, the move after BEGIN) of a fresh ``pbrain-yipan``."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(SRC)}
+def brain_start(cache: str, helper: bool = True) -> tuple[float, str]:
+    """(seconds from START to OK, the move after BEGIN) of a fresh ``pbrain-yipan``; with
+    ``helper`` off, no second process compiles the threat search on a cold start."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(SRC),
+           "YIPAN_COMPILE_HELPER": "1" if helper else "0"}
     brain = subprocess.Popen([sys.executable, "-m", "yipan.protocols.gomocup"], text=True,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
     to_brain, from_brain = brain.stdin, brain.stdout
@@ -95,11 +100,19 @@ def brain_start(cache: str) -> tuple[float, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1, help="cold/warm pairs per command")
+    parser.add_argument("--brain-only", action="store_true", help="only the brain's START")
     args = parser.parse_args()
+    if not args.brain_only:
+        commands(args.rounds)
+    brain(args.rounds)
+    return 0
+
+
+def commands(rounds: int = 1) -> None:
     print(f"{'command':<18} {'cold s':>8} {'(compile)':>10} {'warm s':>8} {'(load)':>8}  "
           "same answer")
     for name, arguments in COMMANDS:
-        for _ in range(args.rounds):
+        for _ in range(rounds):
             with tempfile.TemporaryDirectory(prefix="yipan-cold-") as cache:
                 cold, compiled, cold_move = run(arguments, cache)
                 warm, loaded, warm_move = run(arguments, cache)
@@ -108,14 +121,26 @@ def main() -> int:
     print("(compile) and (load): the preparation the command announced (0: under 2 s, "
           "not announced)")
     print()
-    print(f"{'pbrain-yipan':<18} {'cold START':>11} {'warm START':>11}  same first move")
-    for _ in range(args.rounds):
-        with tempfile.TemporaryDirectory(prefix="yipan-cold-") as cache:
-            cold, cold_move = brain_start(cache)
-            warm, warm_move = brain_start(cache)
-        print(f"{'START 15 to OK':<18} {cold:10.1f}s {warm:10.1f}s  "
-              f"{'yes' if cold_move == warm_move else f'NO: {cold_move} / {warm_move}'}")
-    return 0
+
+
+def brain(rounds: int) -> None:
+    """Cold START with the second compiling process (the default) and without it, in
+    turn, then a warm START; each cold start in a fresh cache."""
+    print(f"{'pbrain-yipan':<26} {'cold START':>11} {'warm START':>11}  same first move")
+    ratios = []
+    for _ in range(rounds):
+        seconds = {}
+        for helper in (True, False):
+            with tempfile.TemporaryDirectory(prefix="yipan-cold-") as cache:
+                cold, cold_move = brain_start(cache, helper)
+                warm, warm_move = brain_start(cache, helper)
+            seconds[helper] = cold
+            name = "START to OK" + ("" if helper else ", one process")
+            print(f"{name:<26} {cold:10.1f}s {warm:10.1f}s  "
+                  f"{'yes' if cold_move == warm_move else f'NO: {cold_move} / {warm_move}'}")
+        ratios.append(seconds[True] / seconds[False])
+    print(f"cold START with the second process / without: "
+          f"{', '.join(f'{r:.2f}x' for r in ratios)}")
 
 
 if __name__ == "__main__":

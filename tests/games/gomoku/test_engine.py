@@ -231,9 +231,11 @@ def test_search_with_a_trace_prints_the_tree_of_the_plain_search():
 
 
 COUNT_COMPILATIONS = """
-import collections, json
+import collections, json, sys
 from numba.core import event
+from yipan.games.gomoku import first_run
 from yipan.games.gomoku.engine import Engine
+from yipan.games.gomoku.threats import threat_node
 
 compiled = collections.Counter()
 
@@ -245,23 +247,54 @@ class Count(event.Listener):
         pass
 
 event.register("numba:compile", Count())
+helpers = []
+if sys.argv[1] == "alone":  # no second process: this one compiles everything
+    first_run.compile_threat_search_elsewhere = lambda size, rule: None
+else:
+    start = first_run.compile_threat_search_elsewhere
+    first_run.compile_threat_search_elsewhere = lambda *a: helpers.append(start(*a)) or helpers[-1]
 engine = Engine(15, "freestyle", memory_bytes=1 << 20)
 engine.warm_up()
 for point in (112, 113, 127, 97, 128):  # a position with threats for both searches
     engine.play(point)
 engine.think(seconds=None, nodes=20_000, max_depth=4)
-print(json.dumps(compiled))
+print(json.dumps({"compiled": compiled, "helper": [h is not None for h in helpers],
+                  "helper_ok": [h.returncode for h in helpers if h is not None],
+                  "threats_loaded": sum(threat_node._cache_hits.values())}))
 """
+
+KERNELS = ("place", "remove", "_update_lines", "find_level", "out_of_budget", "negamax",
+           "threat_node")
+
+
+def count_compilations(tmp_path, mode: str) -> dict:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", COUNT_COMPILATIONS, mode],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_the_costly_kernels_are_compiled_once(tmp_path):
     """One compiled version each of the board's update and the two recursive searches, on a
     machine's first run (a fresh numba cache): a caller passing a point as int32 or a literal
     would add seconds to every first run."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", COUNT_COMPILATIONS], capture_output=True,
-                          text=True, env=env, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    compiled = json.loads(done.stdout.strip().splitlines()[-1])
-    for kernel in ("place", "remove", "_update_lines", "negamax", "threat_node"):
+    compiled = count_compilations(tmp_path, "alone")["compiled"]
+    for kernel in KERNELS:
         assert compiled.get(kernel) == 1, (kernel, compiled)
+
+
+def test_a_first_run_compiles_the_threat_search_on_a_second_process(tmp_path):
+    """With a fresh cache, warming up starts the second process, which compiles the threat
+    search; this process compiles the rest and loads the threat search from the cache."""
+    report = count_compilations(tmp_path, "helped")
+    assert report["helper"] == [True] and report["helper_ok"] == [0]
+    compiled = report["compiled"]
+    assert "threat_node" not in compiled and report["threats_loaded"] == 1, report
+    assert compiled.get("negamax") == 1, compiled
+    assert all(compiled.get(kernel, 0) <= 1 for kernel in KERNELS), compiled
+    # (the board's kernels: compiled here, or loaded if the other process was first)
+    again = count_compilations(tmp_path, "helped")  # the cache holds it all: no helper
+    assert again["helper"] == [False], again
+    assert not set(KERNELS) & set(again["compiled"]), again  # (``now`` reads the clock in
+    # Python's object mode, which numba compiles on every run: it has no cache)

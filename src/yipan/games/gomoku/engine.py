@@ -503,16 +503,33 @@ class Engine:
 
     def warm_up(self) -> None:
         """Think once on a small position, so that every kernel is loaded (from numba's
-        cache, or compiled) before a clock runs; the board is left empty."""
+        cache, or compiled) before a clock runs; the board is left empty. On a machine's
+        first run a second process compiles the threat search meanwhile (``first_run``)."""
+        from .first_run import compile_threat_search_elsewhere, wait_for
+
+        helper = compile_threat_search_elsewhere(self.size, self.game.rule)
+        self._small_position()
+        # nodes, not seconds: every kernel runs once however long compiling the first takes
+        self.think(seconds=None, nodes=2_000, max_depth=2, threats=helper is None)
+        if helper is not None:
+            wait_for(helper)
+            self.think(seconds=None, nodes=2_000, max_depth=2)  # the threats: from the cache
+        self.reset()
+        self.context.tt_key[:] = 0
+        self.context.history[:] = 0
+
+    def compile_threat_search(self) -> None:
+        """Run the threat search (a VCF and a VCT) once, so that numba compiles it."""
+        self._small_position()
+        for threes in (False, True):
+            self.threat_win(self.to_move, threes=threes, max_depth=2, nodes=2_000, seconds=None)
+        self.reset()
+
+    def _small_position(self) -> None:
         self.reset()
         centre = (self.size // 2) * self.size + self.size // 2
         self.play(centre)
         self.play(centre + 1)
-        self.think(seconds=None, nodes=2_000, max_depth=2)  # nodes, not seconds: every
-        # kernel runs once however long compiling the first one takes
-        self.reset()
-        self.context.tt_key[:] = 0
-        self.context.history[:] = 0
 
     def any_empty(self) -> int:
         return next(p for p in range(self.size * self.size) if self.is_empty(p))

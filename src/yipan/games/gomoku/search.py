@@ -121,18 +121,18 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
     """The fail-soft value of the position for ``me`` (to move); contract in the module doc."""
     stats = context.stats
     stats[NODES] += 1
-    if out_of_budget(context, NODES, MAX_NODES):
+    if out_of_budget(context, np.int64(NODES), np.int64(MAX_NODES)):
         return 0
     them = 1 - me
     counts = board.level_count
     if counts[me, L_FIVE] > 0:
         if ply == 0:
-            stats[BEST_MOVE] = find_level(board, me, L_FIVE)
+            stats[BEST_MOVE] = find_level(board, me, np.int64(L_FIVE))
             stats[BEST_VALUE] = WIN - 1
         return WIN - ply - 1
     forced = -1
     if counts[them, L_FIVE] > 0:
-        forced = find_level(board, them, L_FIVE)
+        forced = find_level(board, them, np.int64(L_FIVE))
         if counts[them, L_FIVE] >= 2 or board.level[me, forced] == L_FORBIDDEN:
             if ply == 0:
                 stats[BEST_MOVE] = forced
@@ -140,7 +140,7 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
             return -(WIN - ply - 2)
     elif counts[me, L_OPEN_FOUR] > 0:
         if ply == 0:
-            stats[BEST_MOVE] = find_level(board, me, L_OPEN_FOUR)
+            stats[BEST_MOVE] = find_level(board, me, np.int64(L_OPEN_FOUR))
             stats[BEST_VALUE] = WIN - 3
         return WIN - ply - 3
     if (forced < 0 and depth <= 0) or ply >= MAX_PLY - 1:

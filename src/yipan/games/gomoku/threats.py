@@ -131,7 +131,7 @@ def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: 
         if counts[defender, L_FIVE] > 0:
             return 0
         if counts[attacker, L_FIVE] >= 1:  # block one five (with two, the other one wins)
-            block = find_level(board, attacker, L_FIVE)
+            block = find_level(board, attacker, np.int64(L_FIVE))
             if board.level[defender, block] == L_FORBIDDEN:  # renju: black cannot block
                 context.line[ply] = -1
                 context.stats[LINE_LENGTH] = ply
@@ -148,16 +148,16 @@ def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: 
                 return 1
     else:
         if counts[attacker, L_FIVE] > 0:
-            context.line[ply] = find_level(board, attacker, L_FIVE)
+            context.line[ply] = find_level(board, attacker, np.int64(L_FIVE))
             context.stats[LINE_LENGTH] = ply + 1
             return 1
         if counts[defender, L_FIVE] >= 2 or depth <= 0 or ply >= MAX_PLY - 2:
             return 0
         context.stats[THREAT_NODES] += 1
-        if out_of_budget(context, THREAT_NODES, THREAT_MAX_NODES):
+        if out_of_budget(context, np.int64(THREAT_NODES), np.int64(THREAT_MAX_NODES)):
             return 0
         if counts[defender, L_FIVE] == 1:
-            block = find_level(board, defender, L_FIVE)
+            block = find_level(board, defender, np.int64(L_FIVE))
             if board.level[attacker, block] == L_FORBIDDEN:
                 return 0
             context.moves[ply, 0] = block
@@ -165,7 +165,7 @@ def threat_node(board: Board, context: Context, attacker: int, depth: int, ply: 
             must_block = True
         else:
             if counts[attacker, L_OPEN_FOUR] > 0:
-                context.line[ply] = find_level(board, attacker, L_OPEN_FOUR)
+                context.line[ply] = find_level(board, attacker, np.int64(L_OPEN_FOUR))
                 context.line[ply + 1] = -1
                 context.stats[LINE_LENGTH] = ply + 1
                 return 1
