@@ -184,13 +184,19 @@ def test_encoding_has_its_declared_shape_and_one_index_per_legal_move(game):
     if info.encoding is None:
         pytest.skip(f"{info.name} declares no encoding for networks")
     assert info.actions is not None and info.actions > 0
-    for state in decision_states(game, 10):
+    states = decision_states(game, 10)
+    for state in states:
         planes = game.encode(state)
         assert planes.shape == info.encoding and planes.dtype == "float32"
-        assert ((planes == 0) | (planes == 1)).all()
+        assert ((planes >= 0) & (planes <= 1)).all()  # (stones are 0/1, features in between)
         indices = [game.move_index(state, move) for move in game.legal_moves(state)]
         assert len(set(indices)) == len(indices)
         assert all(0 <= index < info.actions for index in indices)
+    if states:  # a batch encodes as its states one by one
+        batch = game.encode_many(states)
+        assert batch.shape == (len(states), *info.encoding)
+        for state, planes in zip(states, batch, strict=True):
+            assert (planes == game.encode(state)).all()
 
 
 SMALL_TREE = 9  # positions with at most this many legal moves are searched exactly

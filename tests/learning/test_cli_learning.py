@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import numpy as np
 import pytest
 
 from yipan.cli.main import main
@@ -89,6 +90,31 @@ def test_labelling_on_worker_processes_gives_the_same_chunks_and_network(trained
     first, second = nets.load(trained, TicTacToe()), nets.load(output, TicTacToe())
     for name in first.weights:
         assert (first.weights[name] == second.weights[name]).all()
+
+
+def test_a_chunk_encoded_for_another_input_is_labelled_again(trained, tmp_path, capsys):
+    """A game's encoding can grow (Connect Four's gained threat planes): chunks saved with
+    the old planes fit no network of the new shape, so they are labelled again, the same
+    positions as before."""
+    import shutil
+    from dataclasses import replace
+
+    from yipan.learning.data import Dataset
+
+    folder = tmp_path / "ttt.npz.checkpoint"
+    shutil.copytree(trained.parent / "ttt.npz.checkpoint", folder)
+    for name in ("network.npz", "optimizer.npz", "state.json"):
+        (folder / name).unlink(missing_ok=True)
+    original = Dataset.load(folder / "solver-0001.npz")
+    old = np.zeros((len(original), 1, *original.planes.shape[2:]), np.float32)
+    replace(original, planes=old).save(folder / "solver-0001.npz")
+    code, _, err = run(capsys, "train", "tictactoe", "--from-solver", "700", "--epochs", "2",
+                       "--hidden", "32", "--output", str(tmp_path / "ttt.npz"))
+    assert code == 0, err
+    assert "1 labelled chunks were encoded for another network input" in err
+    again = Dataset.load(folder / "solver-0001.npz")
+    for field in vars(original):
+        assert (getattr(again, field) == getattr(original, field)).all(), field
 
 
 def test_self_play_rounds_run_and_are_gated(trained, tmp_path, capsys):

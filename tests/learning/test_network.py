@@ -143,7 +143,7 @@ def test_the_numpy_forward_pass_equals_jax_on_random_inputs(seed, batch, conv):
     rng = np.random.default_rng(seed)
     net = nets.network_for(ConnectFour(), (32, 16), rng, conv)
     assert net.conv == conv
-    planes = rng.random((batch, 2, 6, 7)).astype(np.float32)
+    planes = rng.random((batch, *net.encoding)).astype(np.float32)
     logits, value = net.forward(planes)
     params = {name: jnp.asarray(a) for name, a in net.weights.items()}
     jax_logits, jax_value = jax_forward(params, jnp.asarray(planes), net.depth,

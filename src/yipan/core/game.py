@@ -213,6 +213,14 @@ class Game(ABC, Generic[State, Move]):
         (plane 0 its stones, plane 1 the opponent's), so one network serves both sides."""
         raise CapabilityError(f"{self.info.name} has no encoding for networks")
 
+    def encode_many(self, states: Sequence[State]) -> Any:
+        """``encode`` of each state, stacked: (len(states), *info.encoding). A game whose
+        planes cost something to compute does a batch at once (the searches evaluate leaves
+        in batches)."""
+        import numpy as np
+
+        return np.stack([self.encode(state) for state in states])
+
     def move_index(self, state: State, move: Move) -> int:
         """The policy output (``0..info.actions-1``) that stands for ``move`` at ``state``;
         distinct legal moves have distinct indices (declare ``info.encoding``)."""

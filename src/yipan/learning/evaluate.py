@@ -19,10 +19,6 @@ from .network import Network, check_fits
 VALUE_SCALE = 10_000.0  # alpha-beta's heuristic units per unit of network value
 
 
-def encode_batch(game: Game, states: Sequence[Any]) -> np.ndarray:
-    return np.stack([game.encode(state) for state in states])
-
-
 def legal_softmax(logits: np.ndarray, indices: Sequence[int]) -> np.ndarray:
     """Probabilities over ``indices`` from the network's logits (the others masked out)."""
     chosen = logits[list(indices)].astype(np.float64)
@@ -45,7 +41,7 @@ class NetworkEvaluator:
 
     def __call__(self, states: Sequence[Any]) -> list[tuple[dict[Any, float], float]]:
         game = self.game
-        logits, values = self.network.forward(encode_batch(game, states))
+        logits, values = self.network.forward(game.encode_many(states))
         self.evaluations += len(states)
         answers = []
         for state, row, value in zip(states, logits, values, strict=True):

@@ -272,6 +272,13 @@ def solver_data(game: Game, plan: Plan, checkpoint: Checkpoint, reporter: Report
     paths = [checkpoint.path(f"solver-{index:04d}.npz") for index in range(chunks)]
     parts: dict[int, Dataset] = {index: Dataset.load(path) for index, path in enumerate(paths)
                                  if path.is_file()}
+    stale = [index for index, part in parts.items()
+             if part.planes.shape[1:] != tuple(game.info.encoding or ())]
+    if stale:  # saved before the game's encoding changed: their planes fit no network now
+        reporter.say(f"{len(stale)} labelled chunks were encoded for another network input: "
+                     "labelling them again")
+        for index in stale:
+            del parts[index]
     missing = [index for index in range(chunks) if index not in parts]
     reporter.stage("labelling positions by the solver", plan.from_solver)
     done = sum(sizes[index] for index in parts)

@@ -44,6 +44,7 @@ from ...core import (
     Outcome,
 )
 from ...core.text import is_digits, quote, read_int
+from . import features
 
 MAX_BITS = 63  # the kernels hold a bitboard in a signed 64-bit int
 
@@ -159,7 +160,7 @@ class ConnectFour(Game[Position, int]):
             grid=(height, width),
             max_moves=self.cells,
             playout=True,
-            encoding=(2, height, width),
+            encoding=(features.PLANES, height, width),
             actions=width,
         )
         # encode: the bit of each cell, in the array's order (row 0 at the top)
@@ -238,11 +239,14 @@ class ConnectFour(Game[Position, int]):
 
     # -- networks -------------------------------------------------------------------------------
     def encode(self, state: Position) -> np.ndarray:
-        """Two planes of ``height x width`` (row 0 at the top, as ``view``): the side to
-        move's stones, then the opponent's."""
-        boards = np.array([state.current, state.current ^ state.mask], np.uint64)
-        planes = (boards[:, None, None] >> self._cell_bits[None]) & np.uint64(1)
-        return planes.astype(np.float32)
+        """Twelve planes of ``height x width`` (row 0 at the top, as ``view``): the stones,
+        the threats and what they imply (``features``)."""
+        return self.encode_many([state])[0]
+
+    def encode_many(self, states: Sequence[Position]) -> np.ndarray:
+        mine, theirs = features.stone_planes([s.current for s in states],
+                                             [s.mask for s in states], self._cell_bits)
+        return features.planes(mine, theirs)
 
     def move_index(self, state: Position, move: int) -> int:
         """A move is its column: policy output ``col``."""
