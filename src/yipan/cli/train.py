@@ -59,7 +59,8 @@ def rate(text: str) -> float:
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", type=Path, required=True, help="the network file to write")
     parser.add_argument("--from-solver", type=count(0, 10_000_000), default=0, metavar="N",
-                        help="label N positions by the game's solver and learn from them")
+                        help="label N positions by the game's solver (Gomoku: by its engine) "
+                             "and learn from them")
     parser.add_argument("--selfplay", type=count(0, 1_000_000), default=0, metavar="GAMES",
                         help="then play GAMES games of self-play (PUCT) and learn from them")
     parser.add_argument("--epochs", type=count(1, 10_000), default=10,

@@ -48,7 +48,8 @@ that listing the games imports none of them.
         what ``play`` does with a game at its end (Go's ``--save FILE``), in a line for the user
     label(game, count, rng, progress) -> Dataset
         ``count`` positions labelled by the game's own solver (``yipan.learning.data``:
-        encoded planes, the optimal moves as the target policy, the exact value), for
+        encoded planes, the optimal moves as the target policy, the exact value; a game
+        with no solver, Gomoku, by its engine: its move, and the result of its game), for
         ``yipan train --from-solver``; ``progress(done)`` as they come
 """
 

@@ -11,13 +11,18 @@ full (exact search to the end is hopeless before); then the generic alpha-beta p
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks, Limit
 from ...search import alphabeta
 from .engine import Engine, reference_search
 from .player import make_ai
 from .rules import Gomoku, Stones
+
+if TYPE_CHECKING:
+    from ...learning.data import Dataset
 
 SOLVABLE_EMPTY_POINTS = 16
 DEFAULT_SECONDS = 2.0
@@ -71,7 +76,15 @@ def prepare(game: Gomoku) -> None:
     Engine(game.size, game.rule, memory_bytes=1 << 20).warm_up()
 
 
+def label(game: Gomoku, count: int, rng: random.Random,
+          progress: Callable[[int], None] | None = None) -> Dataset:
+    """``count`` positions labelled by the engine, in their eight symmetries (``labels``)."""
+    from .labels import engine_dataset
+
+    return engine_dataset(game, count, rng, progress=progress)
+
+
 HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, solve=solve,
-                  prepare=prepare,
+                  prepare=prepare, label=label,
                   ai_summary="threat-space search for forced fives, then alpha-beta search "
                              "on a compiled board")

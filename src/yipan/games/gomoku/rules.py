@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+import numpy as np
+
 from ...core import (
     DRAW,
     Game,
@@ -81,6 +83,7 @@ class Gomoku(Game[Stones, int]):
         self.full = self.grid.full
         self.directions = self.grid.directions
         self._bits = self.grid.cells  # the bit of each point: point y * size + x is cell (y, x)
+        self._bit_index = np.array(self._bits, np.int64)
         # renju's checks of the states last asked about (scratch: a state's answers never change)
         self._suspects: dict[Stones, int] = {}
         self._renju_boards: dict[Stones, RenjuBoard] = {}
@@ -91,6 +94,8 @@ class Gomoku(Game[Stones, int]):
             move_ordering=True,
             grid=(size, size),
             max_moves=size * size,
+            encoding=(2, size, size),
+            actions=size * size,
         )
 
     # -- geometry ------------------------------------------------------------------------------
@@ -133,6 +138,24 @@ class Gomoku(Game[Stones, int]):
         if black.bit_count() == white.bit_count():
             return Stones(black | 1 << self._bits[move], white)
         return Stones(black, white | 1 << self._bits[move])
+
+    # -- for networks ----------------------------------------------------------------------------
+    def encode(self, state: Stones) -> np.ndarray:
+        """Two planes of ``size x size`` (row 0 at the top): the side to move's stones, then
+        the opponent's."""
+        mine, theirs = (state.black, state.white) if self.to_move(state) == 0 \
+            else (state.white, state.black)
+        return np.stack([self._plane(mine), self._plane(theirs)])
+
+    def _plane(self, stones: int) -> np.ndarray:
+        nbytes = (self.size * (self.size + 1) + 7) // 8
+        bits = np.unpackbits(np.frombuffer(stones.to_bytes(nbytes, "little"), np.uint8),
+                             bitorder="little")
+        return bits[self._bit_index].astype(np.float32).reshape(self.size, self.size)
+
+    def move_index(self, state: Stones, move: int) -> int:
+        """A move is its point ``y * size + x``: policy output ``move``."""
+        return move
 
     # -- fives ---------------------------------------------------------------------------------
     def fives(self, state: Stones, player: int, direction: int) -> int:
