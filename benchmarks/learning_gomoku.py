@@ -10,7 +10,9 @@ Reported:
   another seed, one symmetry each: how often the network's most likely move is the
   engine's move, and how often its value has the sign of the game's result;
 - the network's evaluations per second (batches of 8) and PUCT's simulations per second;
-- matches at equal CPU time a move (default 0.2 s): PUCT+network against the engine, and
+- matches at equal time a move (default 0.2 s; PUCT's CPU time, the engine's own clock,
+  which is wall time: on a busy machine the engine gets less): PUCT+network against the
+  engine, and
   the network alone (its most likely move) against the engine, sides alternating, each game
   from a seeded opening of four random stones near the centre.
 """

@@ -103,15 +103,18 @@ def test_a_chunk_encoded_for_another_input_is_labelled_again(trained, tmp_path, 
 
     folder = tmp_path / "ttt.npz.checkpoint"
     shutil.copytree(trained.parent / "ttt.npz.checkpoint", folder)
-    for name in ("network.npz", "optimizer.npz", "state.json"):
-        (folder / name).unlink(missing_ok=True)
     original = Dataset.load(folder / "solver-0001.npz")
     old = np.zeros((len(original), 1, *original.planes.shape[2:]), np.float32)
     replace(original, planes=old).save(folder / "solver-0001.npz")
+    # the checkpoint's network and its optimiser state were trained on the old planes too
+    nets.save(nets.initial_network("tictactoe", (1, 3, 3), 9, (32,),
+                                   np.random.default_rng(0)), folder / "network.npz")
     code, _, err = run(capsys, "train", "tictactoe", "--from-solver", "700", "--epochs", "2",
                        "--hidden", "32", "--output", str(tmp_path / "ttt.npz"))
     assert code == 0, err
+    assert "training again from the labelled positions" in err
     assert "1 labelled chunks were encoded for another network input" in err
+    assert nets.load(tmp_path / "ttt.npz", TicTacToe()).notes["solver"]["epochs"] == 2
     again = Dataset.load(folder / "solver-0001.npz")
     for field in vars(original):
         assert (getattr(again, field) == getattr(original, field)).all(), field

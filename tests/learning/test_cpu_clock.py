@@ -36,3 +36,4 @@ def test_units_run_here_are_counted_once():
     results = list(map_timed(in_order, clock, burn, [(0.05,), (0.05,)]))
     assert results == ["burnt 0.05", "burnt 0.05"]
     assert 0.1 <= clock.seconds() < 0.5  # this process's clock alone: not twice
+

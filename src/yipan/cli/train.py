@@ -123,8 +123,9 @@ def run(args: argparse.Namespace) -> int:
                          "--selfplay GAMES")
     if game.info.encoding is None:
         raise CapabilityError(f"{game.info.title} has no encoding for networks (games that "
-                              "have one: connect4, tictactoe)")
-    plan = pipeline.Plan(game=game.info.name, from_solver=args.from_solver,
+                              "have one: connect4, gomoku, tictactoe)")
+    # the title names the board and the rule: a checkpoint of another variant is not resumed
+    plan = pipeline.Plan(game=game.info.title, from_solver=args.from_solver,
                          selfplay=args.selfplay, epochs=args.epochs, hidden=args.hidden,
                          conv=args.conv,
                          seed=args.seed, rounds=args.rounds, simulations=args.simulations,

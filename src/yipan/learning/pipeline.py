@@ -167,19 +167,25 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
         raise CapabilityError(f"{game.info.name} has no solver to label positions "
                               "(try --selfplay)")
     folder = output.with_name(output.name + ".checkpoint")
-    if restart and folder.is_dir():  # the labelled chunks stay: they depend on seed and number
-        for path in folder.iterdir():
-            if not path.name.startswith("solver-"):
-                path.unlink()
+    if restart and folder.is_dir():
+        discard_training(folder)
     checkpoint = Checkpoint(folder, plan)
     clock = CpuClock(checkpoint.state["seconds"])
     network_path = checkpoint.path("network.npz")
+    network: nets.Network | None = None
     if network_path.is_file():
-        network = nets.load(network_path, game)
-        reporter.say(f"resuming from {network_path}")
-    elif plan.start is not None:
+        try:
+            network = nets.load(network_path, game)
+            reporter.say(f"resuming from {network_path}")
+        except nets.CorruptNetworkError as error:  # (the game's encoding changed since, or
+            # the file is damaged): the labelled chunks are the costly part, and they stay
+            reporter.say(f"{error}: training again from the labelled positions")
+            discard_training(folder)
+            checkpoint = Checkpoint(folder, plan)
+            clock = CpuClock()
+    if network is None and plan.start is not None:
         network = nets.load(plan.start, game)
-    else:
+    elif network is None:
         network = nets.network_for(game, plan.hidden, np.random.default_rng(plan.seed),
                                    plan.conv)
 
@@ -238,6 +244,14 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
     nets.save(final, output)
     reporter.say(f"wrote {output} ({final.parameters()} weights, {seconds:.0f} CPU-s)")
     return final
+
+
+def discard_training(folder: Path) -> None:
+    """Everything of a checkpoint but its labelled chunks (which depend only on the seed and
+    their number, and cost the most)."""
+    for path in folder.iterdir():
+        if not path.name.startswith("solver-"):
+            path.unlink()
 
 
 def save_arrays(path: Path, arrays: list[np.ndarray], epoch: int) -> None:
@@ -316,14 +330,22 @@ def held_out_chunks(parts: list[Dataset], seed: int, share: int = 20
     return Dataset.join(parts[:-held]), Dataset.join(parts[-held:])
 
 
+IMAGES = 8  # examples a labelled position may be stored as, one after another (Connect
+# Four: it and its mirror image; Gomoku: its eight symmetries): held out together
+
+
 def split(data: Dataset, seed: int, share: int = 20) -> tuple[Dataset, Dataset]:
-    """1/share of the positions held out, a position with its mirror image (examples come
-    in pairs)."""
-    pairs = len(data) // 2
-    order = np.random.default_rng(seed).permutation(pairs)
-    held = np.sort(order[: max(1, pairs // share)])
+    """1/share of the examples held out, in runs of ``IMAGES`` examples (so never one image
+    of a position held out and another trained on)."""
+    groups = len(data) // IMAGES
+    if groups < 2:  # too few to hold whole runs out: every other example
+        mask = np.arange(len(data)) % 2 == 1
+        return data.take(~mask), data.take(mask)
+    order = np.random.default_rng(seed).permutation(groups)
+    held = order[: max(1, groups // share)]
     mask = np.zeros(len(data), bool)
-    mask[2 * held] = mask[2 * held + 1] = True
+    for offset in range(IMAGES):
+        mask[IMAGES * held + offset] = True
     return data.take(~mask), data.take(mask)
 
 

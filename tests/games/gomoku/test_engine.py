@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yipan.core import WIN
+from yipan.games.gomoku import first_run
 from yipan.games.gomoku.board import (
     L_FIVE,
     L_OPEN_FOUR,
@@ -250,6 +251,10 @@ event.register("numba:compile", Count())
 helpers = []
 if sys.argv[1] == "alone":  # no second process: this one compiles everything
     first_run.compile_threat_search_elsewhere = lambda size, rule: None
+elif sys.argv[1] == "failing":  # a second process that dies at once: this one compiles it
+    import subprocess
+    first_run.compile_threat_search_elsewhere = lambda *a: helpers.append(subprocess.Popen(
+        [sys.executable, "-c", "raise SystemExit(1)"])) or helpers[-1]
 else:
     start = first_run.compile_threat_search_elsewhere
     first_run.compile_threat_search_elsewhere = lambda *a: helpers.append(start(*a)) or helpers[-1]
@@ -269,6 +274,7 @@ KERNELS = ("place", "remove", "_update_lines", "find_level", "out_of_budget", "n
 
 def count_compilations(tmp_path, mode: str) -> dict:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    env.pop("YIPAN_COMPILE_HELPER", None)
     done = subprocess.run([sys.executable, "-c", COUNT_COMPILATIONS, mode],
                           capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -284,6 +290,13 @@ def test_the_costly_kernels_are_compiled_once(tmp_path):
         assert compiled.get(kernel) == 1, (kernel, compiled)
 
 
+def test_a_helper_that_fails_costs_nothing_but_its_start(tmp_path):
+    report = count_compilations(tmp_path, "failing")
+    assert report["helper_ok"] == [1]
+    assert report["compiled"].get("threat_node") == 1 and report["threats_loaded"] == 0
+
+
+@pytest.mark.skipif(first_run.cpus() < 2, reason="the second process needs a second CPU")
 def test_a_first_run_compiles_the_threat_search_on_a_second_process(tmp_path):
     """With a fresh cache, warming up starts the second process, which compiles the threat
     search; this process compiles the rest and loads the threat search from the cache."""

@@ -16,7 +16,7 @@ move ("mine"), in this order::
      8 my threats with no threat of either side below them in their column
      9 the same for the opponent
     10 empty cells: how many lines of four through them hold two of my stones and no
-       opponent's, divided by 4
+       opponent's, divided by 4 (mostly 0 to 1; a cell on many such lines, rarely, more)
     11 the same for the opponent
 
 Every plane is computed for a whole batch at once from the lines of four (a line's cells as

@@ -505,15 +505,19 @@ class Engine:
         """Think once on a small position, so that every kernel is loaded (from numba's
         cache, or compiled) before a clock runs; the board is left empty. On a machine's
         first run a second process compiles the threat search meanwhile (``first_run``)."""
-        from .first_run import compile_threat_search_elsewhere, wait_for
+        from .first_run import compile_threat_search_elsewhere, stop, wait_for
 
         helper = compile_threat_search_elsewhere(self.size, self.game.rule)
-        self._small_position()
-        # nodes, not seconds: every kernel runs once however long compiling the first takes
-        self.think(seconds=None, nodes=2_000, max_depth=2, threats=helper is None)
-        if helper is not None:
-            wait_for(helper)
-            self.think(seconds=None, nodes=2_000, max_depth=2)  # the threats: from the cache
+        try:
+            started = time.perf_counter()
+            self._small_position()
+            # nodes, not seconds: every kernel runs once however long compiling takes
+            self.think(seconds=None, nodes=2_000, max_depth=2, threats=helper is None)
+            if helper is not None:
+                wait_for(helper, time.perf_counter() - started)
+                self.think(seconds=None, nodes=2_000, max_depth=2)  # threats: from the cache
+        finally:
+            stop(helper)
         self.reset()
         self.context.tt_key[:] = 0
         self.context.history[:] = 0

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from .threats import threat_node
 
-HELPER_TIMEOUT = 600.0  # seconds: far beyond any compile; then this process does it itself
+PATIENCE = 60.0  # seconds to wait for the helper beyond this process's own compile time
 
 
 def threat_search_cached() -> bool:
@@ -57,17 +57,24 @@ def compile_threat_search_elsewhere(size: int, rule: str) -> subprocess.Popen | 
         return subprocess.Popen([sys.executable, "-m", __name__, str(size), rule],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
-    except OSError:
+    except (OSError, ValueError, TypeError):  # (no interpreter to run, or none named)
         return None
 
 
-def wait_for(helper: subprocess.Popen | None) -> None:
-    """Wait for the second process (what it compiled is then in the cache)."""
+def wait_for(helper: subprocess.Popen | None, own_seconds: float) -> None:
+    """Wait for the second process (what it compiled is then in the cache), as long as this
+    one took to compile its part and ``PATIENCE`` more; a helper still running then is
+    stopped, and this process compiles what it did not."""
     if helper is None:
         return
     try:
-        helper.wait(timeout=HELPER_TIMEOUT)
+        helper.wait(timeout=own_seconds + PATIENCE)
     except subprocess.TimeoutExpired:
+        stop(helper)
+
+
+def stop(helper: subprocess.Popen | None) -> None:
+    if helper is not None and helper.poll() is None:
         helper.kill()
         helper.wait()
 

@@ -5,7 +5,8 @@ engine plays against itself, each after ``OPENING`` stones placed at random near
 at every later position the engine thinks for ``NODES`` nodes, and its move is the target
 policy. The target value is the game's result for the side to move (+1 win, 0 draw, -1
 loss), as in self-play: the engine's own values are not comparable across its steps (a
-block it is forced into has no value). One move in ``EXPLORE`` is a random point near the
+block it is forced into has no value; a game still open after ``MAX_PLIES`` counts as a
+draw, rare at this board size). One move in ``EXPLORE`` is a random point near the
 stones instead of the engine's, so the games do not repeat. A square board is the same
 turned and mirrored: each position is added in its eight symmetries.
 """
