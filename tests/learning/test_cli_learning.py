@@ -194,3 +194,18 @@ def test_self_play_on_a_local_ray_cluster_plays_the_same_games(trained, tmp_path
         games.append(Dataset.load(tmp_path / f"ray{len(extra)}.npz.checkpoint" / "replay.npz"))
     for field in vars(games[0]):
         assert (getattr(games[0], field) == getattr(games[1], field)).all(), field
+
+
+def test_a_gomoku_network_analyses_with_its_top_moves_listed(tmp_path, capsys):
+    """Any game with an encoding takes a network file; a board of many moves lists the
+    network's twenty likeliest and sums up the rest."""
+    from yipan.games.gomoku.rules import Gomoku
+
+    path = tmp_path / "gomoku.npz"
+    nets.save(nets.network_for(Gomoku(9), (8,), np.random.default_rng(1)), path)
+    code, out, err = run(capsys, "analyze", "gomoku", "--size", "9", "e5", "--ai", "net",
+                         "--network", str(path))
+    assert code == 0, err
+    rows = out.split("  move  policy\n", 1)[1].splitlines()
+    assert len([r for r in rows if r.strip().endswith("%")]) == 20
+    assert "(60 more moves," in out  # 81 points, one taken, twenty listed

@@ -137,6 +137,9 @@ def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
             write(f"{key.replace('_', ' ')}: {extra[key]}")
 
 
+POLICY_ROWS = 20  # moves listed in the network's table, most likely first
+
+
 def _network_table(extra: Any, write: Write) -> None:
     truth, visits = extra.get("truth") or {}, extra.get("visits") or {}
     line = f"network value: {extra['network_value']:+.2f} for the side to move"
@@ -145,13 +148,17 @@ def _network_table(extra: Any, write: Write) -> None:
     write(line)
     header = "  move  policy" + ("  visits" if visits else "") + ("  solved" if truth else "")
     write(header)
-    for move, prior in sorted(extra["policy"].items(), key=lambda item: -item[1]):
+    ranked = sorted(extra["policy"].items(), key=lambda item: -item[1])
+    for move, prior in ranked[:POLICY_ROWS]:
         row = f"  {move:>4}  {prior:6.1%}"
         if visits:
             row += f"  {visits.get(move, 0):>6,}"
         if truth:
             row += f"  {truth.get(move, '?')}"
         write(row)
+    if len(ranked) > POLICY_ROWS:  # (a Gomoku board: hundreds of moves; --json has them all)
+        rest = sum(prior for _, prior in ranked[POLICY_ROWS:])
+        write(f"  ({len(ranked) - POLICY_ROWS} more moves, {rest:.1%} of the policy in all)")
 
 
 def show_solution(game: Game, state: Any, moves: list[str], analysis: Analysis, *,
