@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...learning.data import Dataset, example, from_examples
-from .rules import Gomoku
+from .rules import Gomoku, Stones
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 OPENING = 4  # random stones near the centre before the engine plays
 OPENING_SPAN = 3  # ... within this many points of the centre
@@ -48,8 +52,8 @@ def engine_dataset(game: Gomoku, count: int, rng: random.Random, *,
     return from_examples(game, rows)
 
 
-def _one_game(game: Gomoku, engine, rng: random.Random, wanted: int
-              ) -> tuple[list[tuple[object, int]], float]:
+def _one_game(game: Gomoku, engine: Engine, rng: random.Random, wanted: int
+              ) -> tuple[list[tuple[Stones, int]], float]:
     """(position, the engine's move) pairs of one game, and its result for black."""
     state = game.initial_state()
     engine.reset()
@@ -61,7 +65,7 @@ def _one_game(game: Gomoku, engine, rng: random.Random, wanted: int
         if engine.is_empty(point):
             engine.play(point)
             state = game.play(state, point)
-    positions = []
+    positions: list[tuple[Stones, int]] = []
     while game.outcome(state) is None and len(engine.moves) < MAX_PLIES:
         move = engine.think(seconds=None, nodes=NODES).move
         if len(positions) < wanted:  # (played on to the end, for the result)
@@ -76,7 +80,7 @@ def _one_game(game: Gomoku, engine, rng: random.Random, wanted: int
     return positions, 1.0 if outcome.winner == 0 else -1.0
 
 
-def near_points(game: Gomoku, state, engine) -> list[int]:
+def near_points(game: Gomoku, state: Stones, engine: Engine) -> list[int]:
     """Legal points within two points of a stone (the candidates a player looks at)."""
     legal = set(game.legal_moves(state))
     near = []
