@@ -11,7 +11,7 @@ search, and this one then loads the threat search from the cache::
     second process:  import | board + threat search (compiled) ...|
 
 The board's kernels are compiled by both (neither can wait for the other); on two cores
-that still shortens the first START by about a third (``benchmarks/first_move.py``). With
+that still shortens the first START by about a quarter (``benchmarks/first_move.py``). With
 the threat search already in the cache, or if the second process cannot start or fails,
 this process compiles whatever is missing itself: the helper only ever saves time. On one
 CPU it would not, and it is not started; ``YIPAN_COMPILE_HELPER=0`` turns it off (the
