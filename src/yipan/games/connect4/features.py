@@ -52,47 +52,39 @@ def lines_of_four(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
 
 def planes(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     """The twelve planes (module docstring) of a batch: ``mine`` and ``theirs`` are
-    (batch, height, width) arrays of 0/1 (row 0 at the top); float32 (batch, 12, h, w)."""
+    (batch, height, width) arrays of 0/1 (row 0 at the top); float32 (batch, 12, h, w).
+    Both sides at once: axis 1 of the arrays below is the side (0 mine, 1 the opponent's)."""
     batch, height, width = mine.shape
     index, incidence = lines_of_four(height, width)
-    me = mine.reshape(batch, -1) > 0
-    them = theirs.reshape(batch, -1) > 0
-    empty = ~(me | them)
-    on_line_me = me[:, index].sum(axis=2)  # (batch, lines): stones of each side on each line
-    on_line_them = them[:, index].sum(axis=2)
-
-    def cells_of(lines: np.ndarray) -> np.ndarray:
-        """How many of the chosen lines pass through each cell: (batch, cells)."""
-        return lines.astype(np.float32) @ incidence
-
+    stones = np.stack([mine.reshape(batch, -1), theirs.reshape(batch, -1)], axis=1) > 0
+    empty = ~(stones[:, 0] | stones[:, 1])  # (batch, cells)
+    on_line = stones[:, :, index].sum(axis=3)  # (batch, side, lines): stones on each line
+    clear = on_line[:, ::-1] == 0  # no stone of the other side on the line
     # a line with three stones of one side and none of the other has one empty cell left
-    my_threats = (cells_of((on_line_me == 3) & (on_line_them == 0)) > 0) & empty
-    their_threats = (cells_of((on_line_them == 3) & (on_line_me == 0)) > 0) & empty
-    filled = ~empty.reshape(batch, height, width)
-    supported = np.ones_like(filled)
-    supported[:, :-1] = filled[:, 1:]  # the cell below is filled, or it is the bottom row
-    playable = (empty.reshape(batch, height, width) & supported).reshape(batch, -1)
-    first_player = (me.sum(axis=1) + them.sum(axis=1)) % 2 == 0
-
-    def above(cells: np.ndarray) -> np.ndarray:
-        """Each cell marked when the cell above it is marked."""
-        grid = cells.reshape(batch, height, width)
-        out = np.zeros_like(grid)
-        out[:, 1:] = grid[:, :-1]
-        return out.reshape(batch, -1)
-
-    threat_grid = (my_threats | their_threats).reshape(batch, height, width)
-    threat_below = np.zeros_like(threat_grid)
-    for row in range(height - 2, -1, -1):
-        threat_below[:, row] = threat_below[:, row + 1] | threat_grid[:, row + 1]
-    lowest = ~threat_below.reshape(batch, -1)
-    potential_me = np.where(empty, cells_of((on_line_me == 2) & (on_line_them == 0)) / 4, 0)
-    potential_them = np.where(empty, cells_of((on_line_them == 2) & (on_line_me == 0)) / 4, 0)
-    stacked = [me, them, my_threats, their_threats, playable,
-               np.broadcast_to(first_player[:, None], me.shape),
-               playable & above(their_threats), playable & above(my_threats),
-               my_threats & lowest, their_threats & lowest, potential_me, potential_them]
-    return np.stack(stacked, axis=1).astype(np.float32).reshape(batch, PLANES, height, width)
+    chosen = np.concatenate([(on_line == 3) & clear, (on_line == 2) & clear], axis=1)
+    through = chosen.astype(np.float32) @ incidence  # (batch, 4, cells): such lines a cell is on
+    threats = (through[:, :2] > 0) & empty[:, None]  # (batch, side, cells)
+    grid = empty.reshape(batch, height, width)
+    playable = grid.copy()
+    playable[:, :-1] &= ~grid[:, 1:]  # the cell below is filled (or it is the bottom row)
+    playable = playable.reshape(batch, -1)
+    by_row = threats.reshape(batch, 2, height, width)
+    under = np.zeros_like(by_row)  # cells right under a threat
+    under[:, :, 1:] = by_row[:, :, :-1]
+    under = under.reshape(batch, 2, -1)
+    any_threat = by_row[:, 0] | by_row[:, 1]
+    below = np.zeros_like(any_threat)  # a threat of either side lower in the column
+    below[:, :-1] = np.logical_or.accumulate(any_threat[:, :0:-1], axis=1)[:, ::-1]
+    out = np.empty((batch, PLANES, height * width), np.float32)
+    out[:, 0:2] = stones
+    out[:, 2:4] = threats
+    out[:, 4] = playable
+    out[:, 5] = (stones.sum(axis=(1, 2)) % 2 == 0)[:, None]  # the side to move moved first
+    out[:, 6] = playable & under[:, 1]
+    out[:, 7] = playable & under[:, 0]
+    out[:, 8:10] = threats & ~below.reshape(batch, 1, -1)
+    out[:, 10:12] = np.where(empty[:, None], through[:, 2:] / 4, 0)
+    return out.reshape(batch, PLANES, height, width)
 
 
 def stone_planes(currents: Sequence[int], masks: Sequence[int], cell_bits: np.ndarray
