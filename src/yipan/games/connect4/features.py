@@ -65,9 +65,9 @@ def planes(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     through = chosen.astype(np.float32) @ incidence  # (batch, 4, cells): such lines a cell is on
     threats = (through[:, :2] > 0) & empty[:, None]  # (batch, side, cells)
     grid = empty.reshape(batch, height, width)
-    playable = grid.copy()
-    playable[:, :-1] &= ~grid[:, 1:]  # the cell below is filled (or it is the bottom row)
-    playable = playable.reshape(batch, -1)
+    playable_grid = grid.copy()
+    playable_grid[:, :-1] &= ~grid[:, 1:]  # the cell below is filled (or it is the bottom row)
+    playable = playable_grid.reshape(batch, -1)
     by_row = threats.reshape(batch, 2, height, width)
     under = np.zeros_like(by_row)  # cells right under a threat
     under[:, :, 1:] = by_row[:, :, :-1]
