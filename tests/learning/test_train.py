@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -66,24 +68,29 @@ def test_a_network_trained_on_exact_labels_plays_tictactoe_perfectly():
     assert checked > 100
 
 
-def test_a_resumed_fit_trains_as_an_uninterrupted_one():
+@pytest.mark.parametrize("decay", [False, True])
+def test_a_resumed_fit_trains_as_an_uninterrupted_one(decay):
     """Two passes in one go, or one pass, a checkpoint (weights and AdamW's state), and one
-    more: the same weights. Without the optimiser's state the second pass goes elsewhere."""
+    more: the same weights, with a constant step size or a decaying one (its step count is
+    in the optimiser's state). Without the optimiser's state the second pass goes
+    elsewhere."""
     game = TicTacToe()
     data = exhaustive(game)
     start = network_for(game, (32,), np.random.default_rng(3))
-    settings = Settings(epochs=2, batch=256, learning_rate=3e-3)
-    whole, _ = fit(start, data, settings, np.random.default_rng(0), epoch_seed=7)
+    one = Settings(epochs=1, batch=256, learning_rate=3e-3,
+                   decay_steps=2 * (len(data) // 256) if decay else None)
+    whole, _ = fit(start, data, replace(one, epochs=2), np.random.default_rng(0), epoch_seed=7)
     kept = []
-    fit(start, data, Settings(epochs=1, batch=256, learning_rate=3e-3),
-        np.random.default_rng(0), epoch_seed=7,
+    fit(start, data, one, np.random.default_rng(0), epoch_seed=7,
         on_epoch=lambda epoch, net, state: kept.append((net, state)))
     net, state = kept[-1]
-    resumed, _ = fit(net, data, Settings(epochs=1, batch=256, learning_rate=3e-3),
-                     np.random.default_rng(0), epoch_seed=7, first_epoch=1,
+    resumed, _ = fit(net, data, one, np.random.default_rng(0), epoch_seed=7, first_epoch=1,
                      optimizer_state=state)
-    fresh, _ = fit(net, data, Settings(epochs=1, batch=256, learning_rate=3e-3),
-                   np.random.default_rng(0), epoch_seed=7, first_epoch=1)
+    fresh, _ = fit(net, data, one, np.random.default_rng(0), epoch_seed=7, first_epoch=1)
+    if decay:  # (and the decay is not a constant step size under another name)
+        constant, _ = fit(start, data, replace(one, epochs=2, decay_steps=None),
+                          np.random.default_rng(0), epoch_seed=7)
+        assert not np.allclose(constant.weights["policy.w"], whole.weights["policy.w"])
     for name, weights in whole.weights.items():
         np.testing.assert_allclose(resumed.weights[name], weights, rtol=1e-5, atol=1e-6)
     assert any(not np.allclose(fresh.weights[name], weights, rtol=1e-5, atol=1e-6)

@@ -79,6 +79,9 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                         help="games of a new network against the best (default 10)")
     parser.add_argument("--learning-rate", type=rate, default=1e-3,
                         help="Adam's step size (default 0.001)")
+    parser.add_argument("--schedule", choices=("cosine", "constant"), default="cosine",
+                        help="the solver stage's step size: from --learning-rate down to 0 "
+                             "along a cosine over its passes (default), or constant")
     parser.add_argument("--weight-decay", type=rate, default=1e-2,
                         help="AdamW's weight decay (default 0.01)")
     parser.add_argument("--start", type=Path, default=None,
@@ -130,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
                          conv=args.conv,
                          seed=args.seed, rounds=args.rounds, simulations=args.simulations,
                          gate_games=args.gate_games, learning_rate=args.learning_rate,
-                         weight_decay=args.weight_decay,
+                         weight_decay=args.weight_decay, schedule=args.schedule,
                          start=None if args.start is None else str(args.start))
     map_units = None
     if args.ray is not None or args.workers > 1:  # labelling's and self-play's units elsewhere

@@ -70,6 +70,10 @@ class Settings:
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
     value_weight: float = 1.0
+    decay_steps: int | None = None
+    """None: a constant step size; else the step size follows a cosine from
+    ``learning_rate`` down to 0 over this many steps, counted by the optimiser's own state
+    (so a run resumed from a checkpoint goes on along the same curve)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +116,9 @@ def fit(network: Network, data: Dataset, settings: Settings, rng: np.random.Gene
     jax, jnp, optax = _jax()
     depth, conv_depth = network.depth, network.conv_depth
     params = {name: jnp.asarray(array) for name, array in network.weights.items()}
-    optimizer = optax.adamw(settings.learning_rate, weight_decay=settings.weight_decay)
+    rate = settings.learning_rate if settings.decay_steps is None else \
+        optax.cosine_decay_schedule(settings.learning_rate, settings.decay_steps)
+    optimizer = optax.adamw(rate, weight_decay=settings.weight_decay)
     state = optimizer.init(params)
     if optimizer_state is not None:
         state = _restore(jax, jnp, state, optimizer_state)
