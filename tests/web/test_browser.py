@@ -554,8 +554,15 @@ def test_chess_check_and_promotion_choice(open_page, tmp_path: Path) -> None:
     page.locator('.promotion button[data-move="b7b8q"]').click()
     page.wait_for_function("() => document.querySelectorAll('#moves li').length >= 1",
                            timeout=WAIT)
-    page.wait_for_selector("svg.board .check", timeout=WAIT)  # the queen checks on b8
+    assert url_moves(page)[0] == "b7b8q"  # the queen (it checks on b8; the AI's reply ends
+    # the check at once, so the mark is shown below where it lasts)
     page.screenshot(path=str(tmp_path / "chess-promotion.png"))
+    # the human's king in check from the start (the rook on a1): marked until the human moves
+    checked = open_page("?game=chess&o.fen=4k3%2F8%2F8%2F8%2F8%2F8%2F8%2Fr3K3+w+-+-+0+1"
+                        "&first=human&engine=ai&level=0.2s")
+    wait_for_turn(checked)
+    checked.wait_for_selector('svg.board .check', timeout=WAIT)
+    assert checked.locator("svg.board .check").count() == 1
 def test_xiangqi_points_river_palaces_and_a_move_by_clicks(open_page, tmp_path: Path) -> None:
     require_game("xiangqi")
     page = open_page("?game=xiangqi&first=human&engine=ai&level=0.2s")
