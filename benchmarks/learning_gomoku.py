@@ -33,20 +33,17 @@ from typing import Any
 from yipan.core import Limit
 from yipan.engines import load_network
 from yipan.games.gomoku.engine import Engine
-from yipan.games.gomoku.labels import OPENING, OPENING_SPAN, engine_dataset
+from yipan.games.gomoku.labels import engine_dataset, random_opening
 from yipan.games.gomoku.rules import Gomoku
 from yipan.learning.evaluate import NetworkEvaluator
 from yipan.learning.train import measure
 from yipan.search.puct import PUCT
 
 
-def opening(game: Gomoku, rng: random.Random) -> Any:
-    state, centre = game.initial_state(), game.size // 2
-    while (state.black | state.white).bit_count() < OPENING:
-        point = game.point(centre + rng.randint(-OPENING_SPAN, OPENING_SPAN),
-                           centre + rng.randint(-OPENING_SPAN, OPENING_SPAN))
-        if point in game.legal_moves(state):
-            state = game.play(state, point)
+def after(game: Gomoku, points: list[int]) -> Any:
+    state = game.initial_state()
+    for point in points:
+        state = game.play(state, point)
     return state
 
 
@@ -56,13 +53,8 @@ def play_match(game: Gomoku, ours: Callable[[Any, list[int]], int],
     """(wins, draws, losses) of ``ours`` against the engine, sides alternating."""
     wins = draws = losses = 0
     for number in range(games):
-        state = opening(game, rng)
-        moves = [p for p in range(game.size ** 2)
-                 if (state.black | state.white) >> game.bit(p) & 1]
-        # the opening's stones in the order black, white, black, white
-        blacks = [p for p in moves if state.black >> game.bit(p) & 1]
-        whites = [p for p in moves if state.white >> game.bit(p) & 1]
-        history = [p for pair in zip(blacks, whites, strict=True) for p in pair]
+        history = random_opening(game, rng)
+        state = after(game, history)
         our_side = number % 2
         while game.outcome(state) is None:
             if game.to_move(state) == our_side:
@@ -105,7 +97,7 @@ def main() -> int:
           f"value sign right {figures['value_sign']:.1%}")
 
     evaluator = NetworkEvaluator(game, net)
-    state = opening(game, random.Random(1))
+    state = after(game, random_opening(game, random.Random(1)))
     t, n = time.process_time(), 0
     while time.process_time() - t < 1.0:
         evaluator([state] * 8)

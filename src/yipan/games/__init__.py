@@ -12,6 +12,8 @@ Every game has the same shape, so a reader finds each part where they expect it:
                       heeds limit.stop: the web page shows it thinking, "Move now" works)
         hooks.py      HOOKS = GameHooks(...): the AI, the game's own analysis, options it
                       adds to commands, its book builder (yipan.core.hooks)
+        labels.py     positions labelled for ``yipan train --from-solver`` (the ``label``
+                      hook), when the game has a solver or an engine to learn from
 
     Shared by the games: ``grid.py`` (bitboards on a grid with a sentinel column, lines,
     ``a1`` coordinates, the text board and the web view) and ``yipan.native`` (the numba
@@ -36,8 +38,8 @@ The recipe for a new game, kept true by ``tests/conformance`` and ``tests/test_l
    on small positions, and a benchmark script in ``benchmarks/``.
 5. Its AI in ``player.py`` and its hooks in ``hooks.py`` (``make_ai``; ``make_thinker`` when
    the player can think aloud; ``ai_summary``, what it does in a few words). A game imports
-   ``yipan.core``, ``yipan.search``, ``yipan.impartial``, ``yipan.books``, ``yipan.native``
-   and its sibling helpers here; never ``yipan.players``, ``yipan.cli``, ``yipan.web`` or
+   ``yipan.core``, ``yipan.search``, ``yipan.impartial``, ``yipan.books``,
+   ``yipan.learning`` (its labels), ``yipan.native`` and its sibling helpers here; never ``yipan.players``, ``yipan.cli``, ``yipan.web`` or
    ``yipan.protocols`` (the layer test fails on it).
 6. A protocol of its own (Gomocup, UCI, GTP) goes in ``yipan/protocols/`` and a command in
    ``yipan/cli/``; both call the game's player and hooks, and format everything themselves.

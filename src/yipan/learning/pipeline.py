@@ -186,11 +186,9 @@ def run(game: Game, plan: Plan, output: Path, reporter: Reporter,
             discard_training(folder)
             checkpoint = Checkpoint(folder, plan)
             clock = CpuClock()
-    if network is None and plan.start is not None:
-        network = nets.load(plan.start, game)
-    elif network is None:
-        network = nets.network_for(game, plan.hidden, np.random.default_rng(plan.seed),
-                                   plan.conv)
+    if network is None:  # nothing to resume: the given start, or fresh weights
+        network = nets.load(plan.start, game) if plan.start is not None else \
+            nets.network_for(game, plan.hidden, np.random.default_rng(plan.seed), plan.conv)
 
     def keep(net: nets.Network, **state: Any) -> None:
         checkpoint.state.update(state, seconds=clock.seconds())

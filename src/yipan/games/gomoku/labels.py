@@ -57,14 +57,9 @@ def _one_game(game: Gomoku, engine: Engine, rng: random.Random, wanted: int
     """(position, the engine's move) pairs of one game, and its result for black."""
     state = game.initial_state()
     engine.reset()
-    centre = game.size // 2
-    while len(engine.moves) < OPENING:
-        x = centre + rng.randint(-OPENING_SPAN, OPENING_SPAN)
-        y = centre + rng.randint(-OPENING_SPAN, OPENING_SPAN)
-        point = game.point(x, y)
-        if engine.is_empty(point):
-            engine.play(point)
-            state = game.play(state, point)
+    for point in random_opening(game, rng):
+        engine.play(point)
+        state = game.play(state, point)
     positions: list[tuple[Stones, int]] = []
     while game.outcome(state) is None and len(engine.moves) < MAX_PLIES:
         move = engine.think(seconds=None, nodes=NODES).move
@@ -80,17 +75,22 @@ def _one_game(game: Gomoku, engine: Engine, rng: random.Random, wanted: int
     return positions, 1.0 if outcome.winner == 0 else -1.0
 
 
+def random_opening(game: Gomoku, rng: random.Random) -> list[int]:
+    """``OPENING`` distinct points drawn near the centre, in the order they are played."""
+    centre, points = game.size // 2, list[int]()
+    while len(points) < OPENING:
+        point = game.point(centre + rng.randint(-OPENING_SPAN, OPENING_SPAN),
+                           centre + rng.randint(-OPENING_SPAN, OPENING_SPAN))
+        if point not in points:
+            points.append(point)
+    return points
+
+
 def near_points(game: Gomoku, state: Stones, engine: Engine) -> list[int]:
-    """Legal points within two points of a stone (the candidates a player looks at)."""
-    legal = set(game.legal_moves(state))
-    near = []
-    for point in legal:
-        x, y = game.xy(point)
-        if any(not engine.is_empty(game.point(x + dx, y + dy))
-               for dx in range(-2, 3) for dy in range(-2, 3)
-               if 0 <= x + dx < game.size and 0 <= y + dy < game.size):
-            near.append(point)
-    return sorted(near) or sorted(legal)
+    """Legal points within two points of a stone (the candidates a player looks at: the
+    engine's board counts the stones around each cell)."""
+    legal = sorted(game.legal_moves(state))
+    return [p for p in legal if engine.board.near[engine.cell(p)] > 0] or legal
 
 
 def symmetries(game: Gomoku, row: tuple[np.ndarray, np.ndarray, np.ndarray, float]
