@@ -39,8 +39,9 @@ The recipe for a new game, kept true by ``tests/conformance`` and ``tests/test_l
 5. Its AI in ``player.py`` and its hooks in ``hooks.py`` (``make_ai``; ``make_thinker`` when
    the player can think aloud; ``ai_summary``, what it does in a few words). A game imports
    ``yipan.core``, ``yipan.search``, ``yipan.impartial``, ``yipan.books``,
-   ``yipan.learning`` (its labels), ``yipan.native`` and its sibling helpers here; never ``yipan.players``, ``yipan.cli``, ``yipan.web`` or
-   ``yipan.protocols`` (the layer test fails on it).
+   ``yipan.learning`` (its labels), ``yipan.native`` and its sibling helpers here; never
+   ``yipan.players``, ``yipan.cli``, ``yipan.web`` or ``yipan.protocols`` (the layer test
+   fails on it).
 6. A protocol of its own (Gomocup, UCI, GTP) goes in ``yipan/protocols/`` and a command in
    ``yipan/cli/``; both call the game's player and hooks, and format everything themselves.
 """
