@@ -202,10 +202,13 @@ def check_analysis(game: Game, state: Any, engine: str = "auto",
     if engine not in ANALYZE_ENGINES:
         raise UnknownEngineError(
             f"unknown engine {engine!r}; engines: {', '.join(ANALYZE_ENGINES)}")
-    given_network = engine == "net" and bool((options or {}).get("network"))
+    network = (options or {}).get("network")
+    given_network = engine == "net" and bool(network)
     if engine not in engines_for(game) and not (given_network and "puct" in engines_for(game)):
         raise CapabilityError(f"{engine} cannot analyse {game.info.title}; engines for it: "
                               f"{', '.join(engines_for(game))}")
+    if network:
+        load_network(game, network)  # a missing or damaged file, refused here
     _check_position(game, state)
 
 

@@ -172,6 +172,8 @@ def test_solve_with_a_clock_uses_iterative_deepening():
     ["analyze", "connect4", "--ai", "expectimax"],         # an engine the game has not
     ["solve", "connect4", "--algorithm", "minimax", "--time", "1"],   # no anytime search
     ["solve", "gomoku", "h8", "--algorithm", "mcts", "--trace", "2"],  # no trace of MCTS
+    ["analyze", "connect4", "--ai", "net", "--network", "/nonexistent.npz"],  # no such file
+    ["play", "connect4", "--ai", "net", "--network", "/nonexistent.npz"],
 ])
 def test_bad_input_is_refused_before_the_engine_is_prepared(argv, monkeypatch, capsys):
     """On a machine where numba has not compiled yet, preparing says so on stderr: bad input

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..core import CHANCE, Game, GameHooks, describe_value
-from ..engines import make_player
+from ..engines import load_network, make_player
 from ..players import (
     HumanPlayer,
     Player,
@@ -25,7 +25,7 @@ from ..players import (
     ResignRequested,
     UndoRequested,
 )
-from .common import UsageError, seconds, start_game_command
+from .common import UsageError, prepare_game, seconds, start_game_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -53,11 +53,16 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     args, game, hooks = start_game_command("play", args.argv, "Play against the AI.",
-                                           add_play_arguments)
+                                           add_play_arguments, prepare=False)
     rng = random.Random(args.seed)
     earlier: list[Any] = []
     if hooks.start is not None and (started := hooks.start(game, args.hook_options)):
         game, earlier = started  # a game resumed from a record (Go's --sgf FILE)
+    if args.network is not None:
+        if args.ai == "auto":
+            raise UsageError("--network is for --ai puct or --ai net")
+        load_network(game, args.network)  # a bad file is refused before compiling
+    prepare_game(game)
     finish: Callable[[list[Any]], str | None] | None = None
     if hooks.finish is not None:
         keep, options = hooks.finish, args.hook_options
@@ -69,8 +74,6 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{game.info.title} has one player: you (try `yipan watch "
                              f"{game.info.name}` to watch the AI play it)")
         return play_interactive(game, None, human_side=0, rng=rng, hooks=hooks)
-    if args.network is not None and args.ai == "auto":
-        raise UsageError("--network is for --ai puct or --ai net")
     ai = make_player(game, args.ai, args.level, rng, args.time, args.network)
     human = 0 if args.first == "human" else 1
     return play_interactive(game, ai, human_side=human, rng=rng, hooks=hooks,
