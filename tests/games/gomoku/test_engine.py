@@ -269,7 +269,7 @@ print(json.dumps({"compiled": compiled, "helper": [h is not None for h in helper
 """
 
 KERNELS = ("place", "remove", "_update_lines", "find_level", "out_of_budget", "negamax",
-           "threat_node")
+           "threat_node", "_board_struct", "_context_struct")
 
 
 def count_compilations(tmp_path, mode: str) -> dict:

@@ -11,17 +11,39 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit, objmode
+from numba.core.types.containers import StructRef
+from numba.experimental import structref
+
+from ...native_struct import ArrayStruct, define_array_struct
 
 MAX_PLY = 128
 MAX_MOVES = 512  # more than the 484 points of the largest board
 TT_ENTRY_BYTES = 8 + 4 + 1 + 1 + 2
 FAIL_SLOTS = 1 << 18  # failed threat positions remembered (cleared before each threat search)
 
-Context = namedtuple("Context", [
+ContextArrays = namedtuple("ContextArrays", [
     "tt_key", "tt_value", "tt_depth", "tt_flag", "tt_move",
     "fail_key", "fail_depth",
     "killers", "history", "moves", "move_scores", "line", "stats", "deadline",
 ])
+
+
+@structref.register
+class ContextType(StructRef):
+    """numba's type of a ``Context``: one pointer to its arrays (``native_struct``)."""
+
+
+class Context(ArrayStruct):
+    """The searches' working memory as the kernels take it: its arrays in one struct."""
+
+
+define_array_struct(ContextType, Context, ContextArrays._fields)
+
+
+@njit(cache=True)
+def _context_struct(arrays: ContextArrays) -> Context:
+    return Context(*arrays)
+
 
 # stats: counters and switches shared by the kernels and the Python driver
 (NODES, MAX_NODES, TT_HITS, CUTOFFS, ABORTED, BEST_MOVE, NEXT_CHECK, THREAT_NODES,
@@ -35,7 +57,7 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
     slots = 1 << 10
     while slots * 2 * (TT_ENTRY_BYTES + 9) <= memory_bytes and slots < 1 << 24:
         slots *= 2
-    context = Context(
+    arrays = ContextArrays(
         tt_key=np.zeros(slots, dtype=np.uint64),
         tt_value=np.zeros(slots, dtype=np.int32),
         tt_depth=np.zeros(slots, dtype=np.int8),
@@ -52,6 +74,7 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
         stats=np.zeros(STATS, dtype=np.int64),
         deadline=np.zeros(1, dtype=np.float64),
     )
+    context = Context.wrap(_context_struct(arrays), arrays)
     context.stats[BRANCH] = 16
     context.stats[ROOT_BRANCH] = 40
     context.stats[LMR] = 1  # late move reductions on (0: a plain full-width PVS)
