@@ -277,12 +277,12 @@ def evaluate(position: np.ndarray, terms: np.ndarray) -> int:
     terms[0] = 0
     terms[1] = 0
     terms[2] = 0
-    _side_terms(position, 0, terms)
+    _side_terms(position, np.int64(0), terms)  # (not literals: one compiled version)
     mg, eg, phase = terms[0], terms[1], terms[2]
     terms[0] = 0
     terms[1] = 0
     terms[2] = 0
-    _side_terms(position, 1, terms)
+    _side_terms(position, np.int64(1), terms)
     mg -= terms[0]
     eg -= terms[1]
     phase = min(phase + terms[2], FULL_PHASE)

@@ -50,7 +50,10 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.core.types.containers import StructRef
+from numba.experimental import structref
 
+from ...native_struct import ArrayStruct, define_array_struct
 from .bits import lowest_square, popcount
 from .board import (
     BISHOP,
@@ -109,11 +112,33 @@ FUTILITY_MARGIN = 120  # a quiet move at depth d is pruned when eval + d * this 
 REVERSE_FUTILITY_MARGIN = 90
 DELTA_MARGIN = 200  # quiescence: a capture that cannot lift the score to alpha is skipped
 
-Context = namedtuple("Context", [
+ContextArrays = namedtuple("ContextArrays", [
     "stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers", "history",
     "pv", "pv_length", "path_keys", "control", "scratch", "reductions",
     "tb_values", "tb_lookup", "tb_info", "check_squares",
 ])
+
+
+@structref.register
+class ContextType(StructRef):
+    """numba's type of a ``Context``: one pointer to its arrays (``native_struct``)."""
+
+
+class Context(ArrayStruct):
+    """The search's working memory as the kernels take it: its arrays in one struct."""
+
+
+define_array_struct(ContextType, Context, ContextArrays._fields)
+
+
+@njit(cache=True)
+def _context_struct(arrays: ContextArrays) -> Context:
+    return Context(*arrays)
+
+
+def context_of(arrays: ContextArrays) -> Context:
+    """The struct the kernels take, holding ``arrays``."""
+    return Context.wrap(_context_struct(arrays), arrays)
 
 
 def _reduction_table() -> np.ndarray:
@@ -130,7 +155,7 @@ def new_context(table_megabytes: int) -> Context:
     slots = 1 << 10
     while slots * 2 * 16 <= table_megabytes * (1 << 20):
         slots *= 2
-    return Context(
+    return context_of(ContextArrays(
         stack=np.zeros((MAX_PLY + 2, POSITION_SIZE), dtype=np.int64),
         moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
         keys_of_moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
@@ -148,7 +173,7 @@ def new_context(table_megabytes: int) -> Context:
         tb_lookup=np.full(MATERIAL_KEYS, -1, dtype=np.int64),
         tb_info=np.zeros((0, INFO_SIZE), dtype=np.int64),
         check_squares=np.zeros((MAX_PLY + 2, 6), dtype=np.int64),
-    )
+    ))
 
 
 # -- static exchange evaluation -------------------------------------------------------------------
@@ -428,7 +453,8 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
                 return beta if score > MATE_BOUND else score
 
     quiet_checks = quiescence and depth == 0 and not in_check and control[QUIET_CHECKS] != 0
-    count = generate(position, ctx.moves[ply], False, quiescence and not quiet_checks)
+    count = generate(position, ctx.moves[ply], np.bool_(False),
+                     quiescence and not quiet_checks)
     if quiet_checks:
         _check_squares(position, ctx.check_squares[ply])
     _order(ctx, ply, count, table_move, quiescence)

@@ -1,7 +1,7 @@
 """The engine's Go board in numba: strings kept as circular lists with pseudo-liberty counts.
 
 One board is one ``int64`` array ``b`` of shape ``(ROWS, points)`` (so a board is copied with
-one ``b2[:] = b``), over a padded board of ``width = size + 2`` with a ring of edge points::
+one ``copy_board(b, b2)``), over a padded board of ``width = size + 2`` with a ring of edge points::
 
     5x5: width 7, 49 points           b[COLOUR, p]   EMPTY, BLACK, WHITE or EDGE
       # # # # # # #                   b[NEXT, p]     the next stone of p's string (a circle)
@@ -64,6 +64,15 @@ def new_board(size: int) -> np.ndarray:
     b = np.zeros((ROWS, width * width), np.int64)
     clear(b, size)
     return b
+
+
+@njit(cache=True, inline="always")
+def copy_board(source: np.ndarray, target: np.ndarray) -> None:
+    """``target[:, :] = source`` as loops: numba's slice assignment compiles a shape check and
+    its error message, seconds of every machine's first run, for boards always alike."""
+    for row in range(source.shape[0]):
+        for point in range(source.shape[1]):
+            target[row, point] = source[row, point]
 
 
 @njit(cache=True)

@@ -41,6 +41,7 @@ from .board import (
     PASS,
     area_score,
     atari_point,
+    copy_board,
     in_atari,
     is_eye,
     is_legal,
@@ -97,7 +98,7 @@ def atari_answers(b: np.ndarray, colour: int, around: int, out: np.ndarray) -> i
             s = b[NEXT, s]
             if s == head:
                 break
-        if is_legal(b, liberty, colour) and liberties_after(b, liberty, colour, 3) >= 2 \
+        if is_legal(b, liberty, colour) and liberties_after(b, liberty, colour, np.int64(3)) >= 2 \
                 and n < out.shape[0]:
             out[n] = liberty
             n += 1
@@ -138,7 +139,7 @@ def _pick_suggested(b: np.ndarray, colour: int, moves: np.ndarray, n: int,
         p = moves[(start + k) % n]
         if is_eye(b, p, colour):
             continue
-        if liberties_after(b, p, colour, 2) < 2:
+        if liberties_after(b, p, colour, np.int64(2)) < 2:
             state, reject = _chance(state, P_REJECT_SUGGESTED_SELF_ATARI)
             if reject:
                 continue
@@ -159,7 +160,7 @@ def random_move(b: np.ndarray, colour: int, state: np.uint64,
         p = b[EMPTIES, (start + k) % n]
         if is_eye(b, p, colour) or not is_legal(b, p, colour):  # the eye test is cheaper
             continue
-        if self_atari_test and liberties_after(b, p, colour, 2) < 2:
+        if self_atari_test and liberties_after(b, p, colour, np.int64(2)) < 2:
             state, reject = _chance(state, P_REJECT_RANDOM_SELF_ATARI)
             if reject:
                 continue
@@ -217,7 +218,7 @@ def light_playouts(root: np.ndarray, komi: float, count: int, max_moves: int,
     wins = 0.0
     moves = 0
     for _ in range(count):
-        b[:, :] = root
+        copy_board(root, b)
         while b[META, M_PASSES] < 2 and b[META, M_MOVES] < max_moves:
             colour = b[META, M_TO_MOVE]
             move, state = random_move(b, colour, state, False)
@@ -238,7 +239,7 @@ def heavy_playouts(root: np.ndarray, komi: float, pat3: np.ndarray, count: int,
     wins = 0.0
     moves = 0
     for _ in range(count):
-        b[:, :] = root
+        copy_board(root, b)
         score, state = heavy_playout(b, komi, pat3, amaf, max_moves, state)
         moves += b[META, M_MOVES] - root[META, M_MOVES]
         wins += 1.0 if score > 0 else 0.5 if score == 0 else 0.0

@@ -60,6 +60,7 @@ from .board import (
     area_owner,
     area_score,
     atari_point,
+    copy_board,
     in_atari,
     is_eye,
     is_legal,
@@ -110,7 +111,7 @@ def move_priors(b: np.ndarray, p: int, colour: int, pat3: np.ndarray) -> tuple[f
         bonus = PRIOR_CAPTURE_ONE if captured == 1 else PRIOR_CAPTURE_MANY
         visits += bonus
         wins += bonus
-    elif liberties_after(b, p, colour, 2) < 2:
+    elif liberties_after(b, p, colour, np.int64(2)) < 2:
         visits += PRIOR_SELF_ATARI
     elif saves:
         visits += PRIOR_SAVE
@@ -246,7 +247,7 @@ def search(links: np.ndarray, stats: np.ndarray, size: int, root: int, root_boar
     movers = np.empty(2 * n_points + 8, np.int64)
     nothing = np.zeros(1, np.bool_)
     for _ in range(iterations):
-        b[:, :] = root_board
+        copy_board(root_board, b)
         amaf[:] = 0
         node = root
         depth = 0
@@ -257,13 +258,14 @@ def search(links: np.ndarray, stats: np.ndarray, size: int, root: int, root_boar
             if links[node, COUNT] == 0:
                 if node != root and stats[node, VISITS] < expand_visits:
                     break
-                size, state = expand(links, stats, size, node, b, nothing, False, pat3, state)
+                size, state = expand(links, stats, size, node, b, nothing, np.bool_(False), pat3,
+                                     state)
                 if links[node, COUNT] == 0:
                     break
             child = select_child(links, stats, node, rave_equivalence, policy_weight)
             if child < 0 or depth + 2 >= path.shape[0]:
                 break
-            move = links[child, MOVE]
+            move = np.int64(links[child, MOVE])  # (int64 as everywhere: one compiled play)
             colour = b[META, M_TO_MOVE]
             if move != PASS and amaf[move] == 0:
                 amaf[move] = colour
@@ -314,7 +316,7 @@ def expand_root(links: np.ndarray, stats: np.ndarray, size: int, root: int,
     state = np.uint64(seed)
     if links[root, COUNT] == 0:
         b = root_board.copy()
-        return expand(links, stats, size, root, b, allowed, True, pat3, state)
+        return expand(links, stats, size, root, b, allowed, np.bool_(True), pat3, state)
     first = links[root, FIRST]
     for child in range(first, first + links[root, COUNT]):
         move = links[child, MOVE]

@@ -330,10 +330,18 @@ def generate(position: np.ndarray, out: np.ndarray, captures_only: bool) -> int:
     return count
 
 
+@njit(cache=True, inline="always")
+def _copy(position: np.ndarray, child: np.ndarray) -> None:
+    """``child[:] = position`` as a loop: numba's slice assignment compiles a shape check and
+    its error message, two seconds of every machine's first run, for rows always alike."""
+    for index in range(POSITION_SIZE):
+        child[index] = position[index]
+
+
 @njit(cache=True)
 def make_move(position: np.ndarray, child: np.ndarray, move: int) -> None:
     """``child`` = the position after ``move`` (legal, unchecked)."""
-    child[:] = position
+    _copy(position, child)
     origin = move & 127
     target = (move >> 7) & 127
     piece = position[origin]
@@ -354,7 +362,7 @@ def make_move(position: np.ndarray, child: np.ndarray, move: int) -> None:
 
 @njit(cache=True)
 def make_null_move(position: np.ndarray, child: np.ndarray) -> None:
-    child[:] = position
+    _copy(position, child)
     child[SIDE] = 1 - position[SIDE]
     child[KEY] = position[KEY] ^ SIDE_KEY
     child[QUIET] = position[QUIET] + 1

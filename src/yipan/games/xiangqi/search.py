@@ -41,7 +41,10 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.core.types.containers import StructRef
+from numba.experimental import structref
 
+from ...native_struct import ArrayStruct, define_array_struct
 from .board import (
     CANNON,
     HORSE,
@@ -85,11 +88,33 @@ FUTILITY_MARGIN = 120
 REVERSE_FUTILITY_MARGIN = 90
 DELTA_MARGIN = 200
 
-Context = namedtuple("Context", [
+ContextArrays = namedtuple("ContextArrays", [
     "stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers", "history",
     "pv", "pv_length", "path_keys", "path_checks", "control", "reductions", "banned",
     "weights",
 ])
+
+
+@structref.register
+class ContextType(StructRef):
+    """numba's type of a ``Context``: one pointer to its arrays (``native_struct``)."""
+
+
+class Context(ArrayStruct):
+    """The search's working memory as the kernels take it: its arrays in one struct."""
+
+
+define_array_struct(ContextType, Context, ContextArrays._fields)
+
+
+@njit(cache=True)
+def _context_struct(arrays: ContextArrays) -> Context:
+    return Context(*arrays)
+
+
+def context_of(arrays: ContextArrays) -> Context:
+    """The struct the kernels take, holding ``arrays``."""
+    return Context.wrap(_context_struct(arrays), arrays)
 
 
 def _reduction_table() -> np.ndarray:
@@ -107,7 +132,7 @@ def new_context(table_megabytes: int, weights: np.ndarray | None = None) -> Cont
     slots = 1 << 10
     while slots * 2 * 16 <= table_megabytes * (1 << 20):
         slots *= 2
-    return Context(
+    return context_of(ContextArrays(
         stack=np.zeros((MAX_PLY + 2, POSITION_SIZE), dtype=np.int64),
         moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
         keys_of_moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
@@ -123,7 +148,7 @@ def new_context(table_megabytes: int, weights: np.ndarray | None = None) -> Cont
         reductions=_reduction_table(),
         banned=np.zeros(MAX_MOVES + 1, dtype=np.int64),
         weights=(DEFAULT_WEIGHTS if weights is None else weights).astype(np.int64).copy(),
-    )
+    ))
 
 
 # -- the transposition table -----------------------------------------------------------------------
