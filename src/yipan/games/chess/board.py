@@ -611,8 +611,8 @@ def perft(stack: np.ndarray, moves: np.ndarray, ply: int, depth: int) -> int:
     entry points, and what they call does not recurse."""
     position = stack[ply]
     if depth == 1:
-        return generate(position, moves[ply], np.bool_(True), np.bool_(False))
-    count = generate(position, moves[ply], np.bool_(False), np.bool_(False))
+        return generate(position, moves[ply], True, False)
+    count = generate(position, moves[ply], False, False)
     total = 0
     child = stack[ply + 1]
     for index in range(count):

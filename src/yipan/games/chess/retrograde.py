@@ -160,7 +160,7 @@ def initialise(count: int, kinds: np.ndarray, colours: np.ndarray, values: np.nd
         if insufficient_material(row):
             values[index] = 0
             continue
-        total = generate(row, moves, np.bool_(False), np.bool_(False))
+        total = generate(row, moves, False, False)
         if total == 0:
             values[index] = -1 if in_check(row) else 0
             continue

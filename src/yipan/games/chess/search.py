@@ -453,6 +453,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
                 return beta if score > MATE_BOUND else score
 
     quiet_checks = quiescence and depth == 0 and not in_check and control[QUIET_CHECKS] != 0
+    # (count_only typed bool, not a literal: the same compiled generator as Python's callers)
     count = generate(position, ctx.moves[ply], np.bool_(False),
                      quiescence and not quiet_checks)
     if quiet_checks:
