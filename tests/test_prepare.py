@@ -67,3 +67,36 @@ def test_yipan_prepare_runs_every_games_hook(capsys: pytest.CaptureFixture) -> N
     assert main(["prepare", "connect4", "nim"]) == 0
     out = capsys.readouterr().out
     assert "connect4" in out and "ready: 2 engines" in out
+
+
+def counting_game(calls: list) -> None:
+    """A game whose hooks record their calls: prepare, and a perft counter."""
+
+    def perft(game, state, depth):
+        calls.append(("perft", state, depth))
+        return {}
+
+    register_game(GameSpec(name="slow-to-prepare", title="Slow", factory=Slow,
+                           hooks=GameHooks(prepare=lambda game: calls.append(("prepare",)),
+                                           perft=perft)))
+
+
+def test_yipan_perft_prepares_the_counter_alone_before_its_clock(capsys):
+    """The counter is compiled by a two-ply count from the start, then the asked count runs;
+    the game's engine (its prepare hook) is not compiled for counting."""
+    calls: list = []
+    counting_game(calls)
+    assert main(["perft", "slow-to-prepare", "--depth", "5"]) == 0
+    assert calls == [("perft", 0, 2), ("perft", 0, 5)]
+    assert "nodes: 0" in capsys.readouterr().out
+
+
+def test_yipan_prepare_prepares_the_engine_and_the_counter(capsys):
+    calls: list = []
+    counting_game(calls)
+    assert main(["prepare", "slow-to-prepare"]) == 0
+    assert calls == [("prepare",), ("perft", 0, 2)]
+    assert prepare.prepare_counter(Slow()) >= 0 and len(calls) == 3
+    register_game(GameSpec(name="slow-to-prepare", title="Slow", factory=Slow,
+                           hooks=GameHooks(prepare=lambda game: None)))
+    assert prepare.prepare_counter(Slow()) == 0.0  # no counter: nothing to do

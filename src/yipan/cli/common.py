@@ -157,7 +157,12 @@ def start_game_command(command: str, argv: Sequence[str], help_text: str,
 
 def prepare_game(game: Game) -> None:
     """Compiled kernels loaded now, never on a move's clock; a first run says so."""
-    prepare_for(game, say=lambda line: print(f"yipan: {line}", file=sys.stderr, flush=True))
+    prepare_for(game, say=say_on_stderr)
+
+
+def say_on_stderr(line: str) -> None:
+    """A line about the command's own work (such as compiling), apart from its output."""
+    print(f"yipan: {line}", file=sys.stderr, flush=True)
 
 
 PREPARED_COMMANDS = ("play", "analyze", "solve", "watch")

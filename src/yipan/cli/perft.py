@@ -20,8 +20,9 @@ import argparse
 import time
 
 from ..core import replay
+from ..prepare import prepare_counter
 from ..search.perft import divide
-from .common import count, moves_from_args, print_json, start_game_command
+from .common import count, moves_from_args, print_json, say_on_stderr, start_game_command
 
 MAX_DEPTH = 30
 
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
                                             add_perft_arguments)
     moves = moves_from_args(game, args.moves)
     state = replay(game, moves)[-1]
+    prepare_counter(game, say=say_on_stderr)  # (compiled before the clock starts)
     start = time.perf_counter()
     counter = hooks.perft or divide  # a game's own fast counter, where it has one
     by_move = counter(game, state, args.depth)

@@ -375,7 +375,7 @@ def perft(stack: np.ndarray, moves: np.ndarray, ply: int, depth: int) -> int:
     ends there. Called from Python only: numba's cache cannot link a recursive kernel into
     another kernel, so recursive kernels are entry points (as in chess)."""
     position = stack[ply]
-    count = generate(position, moves[ply], False)
+    count = generate(position, moves[ply], np.bool_(False))  # (the one compiled version)
     if depth == 1:
         return count
     total = 0

@@ -112,9 +112,9 @@ def export(game: Xiangqi, start: Position, moves: list[int]) -> dict[str, str]:
 
 
 def prepare(game: Xiangqi | None = None) -> None:
-    """Compile (or load) the kernels: perft, the evaluation and the search."""
+    """Compile (or load) the kernels a game needs: the evaluation and the search (the perft
+    counter is prepared by ``yipan perft`` and ``yipan prepare``: ``prepare.prepare_counter``)."""
     game = game or Xiangqi()
-    perft(game, game.initial_state(), 2)
     game.evaluate(game.initial_state())
     shared_engine().warm_up()
 
