@@ -24,7 +24,8 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 RANKS = {
-    "native": 0, "native_struct": 0, "core": 1, "search": 2, "impartial": 2, "books": 3, "learning": 3,
+    "native": 0, "native_struct": 0,
+    "core": 1, "search": 2, "impartial": 2, "books": 3, "learning": 3,
     "games": 4,
     "players": 5, "engines": 5, "prepare": 5, "plugins": 5, "cluster": 5,
     "cli": 6, "web": 6, "protocols": 6,
