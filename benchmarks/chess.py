@@ -53,6 +53,7 @@ from yipan.core import Limit  # noqa: E402
 from yipan.games.chess import Chess  # noqa: E402
 from yipan.games.chess.engine import Engine  # noqa: E402
 from yipan.games.chess.hooks import perft, prepare  # noqa: E402
+from yipan.prepare import prepare_counter  # noqa: E402
 from yipan.search.perft import perft as generic_perft  # noqa: E402
 
 DATA = Path(os.environ.get("YIPAN_DATA", ROOT.parent / "shared" / "data")) / "chess"
@@ -306,6 +307,8 @@ def main() -> None:
     parts = set(args.only.split(","))
     start = time.perf_counter()
     prepare()
+    if "perft" in parts:
+        prepare_counter(Chess())  # (the perft counter: not part of a game's preparation)
     print(f"kernels ready in {time.perf_counter() - start:.1f} s")
     if "perft" in parts:
         bench_perft()

@@ -46,6 +46,7 @@ from yipan.games.xiangqi import Xiangqi  # noqa: E402
 from yipan.games.xiangqi.engine import Engine  # noqa: E402
 from yipan.games.xiangqi.evaluation import DEFAULT_WEIGHTS, WEIGHT_NAMES  # noqa: E402
 from yipan.games.xiangqi.hooks import perft, prepare  # noqa: E402
+from yipan.prepare import prepare_counter  # noqa: E402
 from yipan.search.perft import perft as generic_perft  # noqa: E402
 
 PUBLISHED = {1: 44, 2: 1_920, 3: 79_666, 4: 3_290_240, 5: 133_312_995}
@@ -363,6 +364,8 @@ def main() -> None:
     parts = set(args.only.split(","))
     start = time.perf_counter()
     prepare()
+    if "perft" in parts:
+        prepare_counter(Xiangqi())  # (the perft counter: not part of a game's preparation)
     print(f"kernels ready in {time.perf_counter() - start:.1f} s")
     if "perft" in parts:
         bench_perft(args.perft_depth)

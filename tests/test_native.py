@@ -157,7 +157,7 @@ def test_a_change_to_the_toolkit_itself_drops_every_package_cache(tmp_path, monk
     package = write_package(tmp_path)
     toolkit = tmp_path / "native.py"
     toolkit.write_bytes(Path(native.__file__).read_bytes())
-    monkeypatch.setattr(native, "NATIVE_SOURCE", toolkit)
+    monkeypatch.setattr(native, "NATIVE_SOURCES", (toolkit,))
     native.drop_stale_cache(package, MODULES)
     (package / "__pycache__" / "caller.twice-5.py311.nbi").write_text("index")
     toolkit.write_text(toolkit.read_text() + "# a helper changed\n")

@@ -1,20 +1,24 @@
 """Arrays handed to kernels as one struct: the kernels and Python see the very same arrays."""
 
+import copy
+import gc
+import pickle
+import weakref
 from collections import namedtuple
 
 import numpy as np
 import pytest
 from numba import njit
-from numba.core import types
+from numba.core.types.containers import StructRef
 from numba.experimental import structref
 
-from yipan.native_struct import ArrayStruct, define_array_struct
+from yipan.native_struct import ArrayStruct, constructs, define_array_struct
 
 PairArrays = namedtuple("PairArrays", ["counts", "grid"])
 
 
 @structref.register
-class PairType(types.StructRef):
+class PairType(StructRef):
     pass
 
 
@@ -25,6 +29,7 @@ class Pair(ArrayStruct):
 define_array_struct(PairType, Pair, PairArrays._fields)
 
 
+@constructs(Pair)
 @njit
 def _pair_struct(arrays):
     return Pair(*arrays)
@@ -37,9 +42,13 @@ def bump(pair, i):
     return pair.counts.sum()
 
 
+@njit
+def same(pair):
+    return pair
+
+
 def new_pair(size: int) -> Pair:
-    arrays = PairArrays(np.zeros(size, np.int64), np.zeros((size, size), np.int32))
-    return Pair.wrap(_pair_struct(arrays), arrays)
+    return Pair.of(PairArrays(np.zeros(size, np.int64), np.zeros((size, size), np.int32)))
 
 
 def test_a_kernel_writes_what_python_reads():
@@ -57,11 +66,35 @@ def test_every_field_is_read_by_name_and_the_arrays_are_the_namedtuples():
         assert getattr(pair, name) is getattr(pair.arrays, name)
     with pytest.raises(AttributeError):
         pair.missing  # noqa: B018 - reading it is the test
+    with pytest.raises(AttributeError):
+        pair.counts = np.zeros(3, np.int64)  # a field is not replaced behind the struct's back
+
+
+def test_a_struct_made_without_its_arrays_says_how_to_make_one():
+    returned = same(new_pair(2))  # boxed anew by numba: the kernels' handle alone
+    with pytest.raises(AttributeError, match=r"Pair.of\(arrays\)"):
+        returned.counts  # noqa: B018
 
 
 def test_the_struct_keeps_its_arrays_alive():
     """The struct holds a reference to each array: dropping Python's namedtuple does not free
     the memory the kernels write to."""
     pair = new_pair(5)
+    counts = weakref.ref(pair.arrays.counts)
     pair.arrays = None
-    assert bump(pair, 4) == 1
+    gc.collect()
+    assert counts() is not None and bump(pair, 4) == 1
+    del pair
+    gc.collect()
+    assert counts() is None  # (and freed with the struct)
+
+
+def test_a_struct_pickles_and_copies_as_its_arrays():
+    pair = new_pair(3)
+    bump(pair, 1)
+    again = pickle.loads(pickle.dumps(pair))
+    assert again.counts.tolist() == [0, 1, 0] and again.counts is not pair.counts
+    shallow = copy.copy(pair)
+    assert shallow.counts is pair.counts and bump(shallow, 0) == 2
+    deep = copy.deepcopy(pair)
+    assert bump(deep, 2) == 3 and pair.counts.tolist() == [1, 1, 0]

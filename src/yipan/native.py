@@ -38,9 +38,10 @@ Numba caches a kernel compiled together with every kernel it calls, but it check
 source of the kernel's *own* file: after ``board.py`` changes, a cached kernel of ``search.py``
 would go on running the old board code (numba's documented limitation: "cache invalidation
 fails to recognize changes in symbols defined in a different file"). ``drop_stale_cache``
-records a digest of a package's kernel sources, and of this file (its helpers are compiled into
-every caller), beside the cache, and deletes the package's cached kernels when the digest
-changes. A package calls it from its ``__init__``, before any kernel is loaded.
+records a digest of a package's kernel sources, of this file (its helpers are compiled into
+every caller) and of ``native_struct.py`` (the structs' layout), beside the cache, and deletes
+the package's cached kernels when the digest changes. A package calls it from its
+``__init__``, before any kernel is loaded.
 """
 
 from __future__ import annotations
@@ -118,14 +119,16 @@ def insert_sorted(items: np.ndarray, keys: np.ndarray, count: int, capacity: int
 
 
 # -- the kernel-cache guard ----------------------------------------------------------------------
-NATIVE_SOURCE = Path(__file__)  # compiled into every kernel that calls a helper above
+# compiled into every kernel that calls a helper above, or takes a struct (``native_struct``)
+NATIVE_SOURCES = (Path(__file__), Path(__file__).with_name("native_struct.py"))
 DIGEST_NAME = "kernels.digest"
 
 
 def sources_digest(package: Path, modules: Sequence[str]) -> str:
-    """A digest of the package's kernel modules (file names in ``package``) and of this file."""
+    """A digest of the package's kernel modules (file names in ``package``) and of the
+    toolkit's (``NATIVE_SOURCES``)."""
     digest = hashlib.sha256()
-    for path in [Path(package, name) for name in modules] + [NATIVE_SOURCE]:
+    for path in [Path(package, name) for name in modules] + list(NATIVE_SOURCES):
         digest.update(path.name.encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()

@@ -25,38 +25,45 @@ A struct is declared once, beside its namedtuple of arrays::
     class Board(ArrayStruct): ...                  # Python's side
     define_array_struct(BoardType, Board, BoardArrays._fields)
 
+    @constructs(Board)
     @njit(cache=True)
     def _board_struct(arrays):                     # the struct made in compiled code, so
         return Board(*arrays)                      # that numba's cache keeps its constructor
 
-    board = Board.wrap(_board_struct(arrays), arrays)
+    board = Board.of(arrays)
 
 The constructor is compiled inside a cached kernel on purpose: called from Python, a
-``StructRefProxy`` compiles its constructor anew in every process (0.3 s a struct).
+``StructRefProxy`` compiles its constructor anew in every process (0.3 s a struct). A struct
+pickles and copies as its arrays (``copy.deepcopy`` gives one over copies of them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import attrgetter
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from numba.core.types.containers import StructRef
 from numba.experimental import structref
 
 S = TypeVar("S", bound="ArrayStruct")
+K = TypeVar("K", bound=Callable[..., Any])
 
 
 class ArrayStruct(structref.StructRefProxy):
     """Python's side of a struct of arrays: the kernels' handle, and the arrays by name."""
 
     arrays: Any  # the namedtuple of the very arrays the struct holds
+    pack: ClassVar[Callable[[Any], Any]]  # the class's constructor kernel (``constructs``)
 
     @classmethod
-    def wrap(cls: type[S], struct: S, arrays: Any) -> S:
-        """``struct`` (made by a kernel from ``arrays``) with the arrays readable by name."""
+    def of(cls: type[S], arrays: Any) -> S:
+        """The struct holding ``arrays`` (a namedtuple with the class's fields)."""
+        struct = cls.pack(arrays)
         struct.arrays = arrays
         return struct
+
+    def __reduce__(self) -> tuple[Callable[[Any], Any], tuple[Any]]:
+        return type(self).of, (self.arrays,)
 
 
 def define_array_struct(struct_type: type[StructRef], proxy: type[ArrayStruct],
@@ -66,4 +73,22 @@ def define_array_struct(struct_type: type[StructRef], proxy: type[ArrayStruct],
     structref.define_constructor(proxy, struct_type, fields)
     structref.define_boxing(struct_type, proxy)
     for name in fields:
-        setattr(proxy, name, property(attrgetter(f"arrays.{name}")))
+        setattr(proxy, name, _field(name))
+
+
+def constructs(proxy: type[ArrayStruct]) -> Callable[[K], K]:
+    """Decorator of the cached kernel ``proxy.of`` calls to make a struct."""
+    def register(kernel: K) -> K:
+        proxy.pack = staticmethod(kernel)
+        return kernel
+    return register
+
+
+def _field(name: str) -> property:
+    def read(self: ArrayStruct) -> Any:
+        arrays = self.__dict__.get("arrays")
+        if arrays is None:
+            raise AttributeError(f"this {type(self).__name__} came without its arrays "
+                                 f"(make one with {type(self).__name__}.of(arrays))")
+        return getattr(arrays, name)
+    return property(read, doc=f"the ``{name}`` array")

@@ -34,12 +34,14 @@ def prepare_for(game: Game, say: Say | None = None) -> float:
 def prepare_counter(game: Game, say: Say | None = None) -> float:
     """Load or compile the game's own perft counter (its hooks' ``perft``; 0 when it has none)
     by a count two plies deep from the start, so that ``yipan perft`` times only counting.
-    Not part of ``prepare_for``: a game never counts, and chess's counter is 3 s to compile."""
+    Not part of ``prepare_for``: a game never counts, and chess's counter takes 3-7 s to
+    compile (its move generator again, with the bulk-counting flag a constant)."""
     hooks = game_spec(game.info.name).load_hooks()
     if hooks.perft is None:
         return 0.0
     counter = hooks.perft
-    return announced(lambda: counter(game, game.initial_state(), 2), game.info.title, say)
+    return announced(lambda: counter(game, game.initial_state(), 2),
+                     f"{game.info.title} perft", say)
 
 
 def announced(work: Callable[[], object], title: str, say: Say | None) -> float:
@@ -70,10 +72,11 @@ def announced(work: Callable[[], object], title: str, say: Say | None) -> float:
     return seconds
 
 
-def prepare_engines(names: Iterable[str] | None = None, say: Say | None = None
-                    ) -> dict[str, float]:
+def prepare_engines(names: Iterable[str] | None = None, say: Say | None = None, *,
+                    counters: bool = False) -> dict[str, float]:
     """Prepare every game (or those named) with its default options, each set of hooks once
-    (the heap games share theirs): seconds per game that has kernels."""
+    (the heap games share theirs): seconds per game that has kernels. With ``counters``
+    (``yipan prepare``: everything up front) their perft counters too."""
     seconds = {}
     done: set[int] = set()
     for name in names if names is not None else list_games():
@@ -82,5 +85,7 @@ def prepare_engines(names: Iterable[str] | None = None, say: Say | None = None
             continue
         done.add(id(hooks))
         game = get_game(name)
-        seconds[name] = prepare_for(game, say) + prepare_counter(game, say)
+        seconds[name] = prepare_for(game, say)
+        if counters:
+            seconds[name] += prepare_counter(game, say)
     return seconds

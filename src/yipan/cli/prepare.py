@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     names = [game_spec(name).name for name in args.games] or list_games()
     start = time.perf_counter()
-    seconds = prepare_engines(names, say=lambda line: print(f"  {line}", flush=True))
+    seconds = prepare_engines(names, say=lambda line: print(f"  {line}", flush=True),
+                              counters=True)
     for name, spent in seconds.items():
         print(f"{name:<16} {spent:6.1f} s")
     print(f"ready: {len(seconds)} engines in {time.perf_counter() - start:.1f} s")

@@ -43,7 +43,6 @@ from .search import (
     TB_HITS,
     TT_HITS,
     Context,
-    context_of,
     new_context,
     search,
 )
@@ -180,7 +179,7 @@ class Engine:
         if self._packed_for is self._tables and self._packed_for is not None:
             return
         packed = empty_pack() if self._tables is None else self._tables.packed()
-        self.ctx = context_of(self.ctx.arrays._replace(
+        self.ctx = Context.of(self.ctx.arrays._replace(
             tb_values=packed.values, tb_lookup=packed.lookup, tb_info=packed.info))
         self._packed_for = self._tables
 

@@ -53,7 +53,7 @@ from numba import njit
 from numba.core.types.containers import StructRef
 from numba.experimental import structref
 
-from ...native_struct import ArrayStruct, define_array_struct
+from ...native_struct import ArrayStruct, constructs, define_array_struct
 from .bits import lowest_square, popcount
 from .board import (
     BISHOP,
@@ -131,14 +131,10 @@ class Context(ArrayStruct):
 define_array_struct(ContextType, Context, ContextArrays._fields)
 
 
+@constructs(Context)
 @njit(cache=True)
 def _context_struct(arrays: ContextArrays) -> Context:
     return Context(*arrays)
-
-
-def context_of(arrays: ContextArrays) -> Context:
-    """The struct the kernels take, holding ``arrays``."""
-    return Context.wrap(_context_struct(arrays), arrays)
 
 
 def _reduction_table() -> np.ndarray:
@@ -155,7 +151,7 @@ def new_context(table_megabytes: int) -> Context:
     slots = 1 << 10
     while slots * 2 * 16 <= table_megabytes * (1 << 20):
         slots *= 2
-    return context_of(ContextArrays(
+    return Context.of(ContextArrays(
         stack=np.zeros((MAX_PLY + 2, POSITION_SIZE), dtype=np.int64),
         moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
         keys_of_moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),

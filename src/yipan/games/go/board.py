@@ -68,8 +68,8 @@ def new_board(size: int) -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def copy_board(source: np.ndarray, target: np.ndarray) -> None:
-    """``target[:, :] = source`` as loops: numba's slice assignment compiles a shape check and
-    its error message, seconds of every machine's first run, for boards always alike."""
+    """``target[:, :] = source`` as loops, for boards of one shape (unchecked): numba's slice
+    assignment compiles a shape check and its error message, seconds of a first run."""
     for row in range(source.shape[0]):
         for point in range(source.shape[1]):
             target[row, point] = source[row, point]

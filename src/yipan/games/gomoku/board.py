@@ -32,7 +32,7 @@ from numba import njit
 from numba.core.types.containers import StructRef
 from numba.experimental import structref
 
-from ...native_struct import ArrayStruct, define_array_struct
+from ...native_struct import ArrayStruct, constructs, define_array_struct
 from .patterns import (
     FIVE,
     FOUR,
@@ -82,6 +82,7 @@ class Board(ArrayStruct):
 define_array_struct(BoardType, Board, BoardArrays._fields)
 
 
+@constructs(Board)
 @njit(cache=True)
 def _board_struct(arrays: BoardArrays) -> Board:
     return Board(*arrays)
@@ -143,7 +144,7 @@ def new_board(size: int, rule: str) -> Board:
         stack=np.zeros(size * size, dtype=np.int32),
         meta=np.array([size, width, int(rule == "renju"), 0], dtype=np.int64),
     )
-    board = Board.wrap(_board_struct(arrays), arrays)
+    board = Board.of(arrays)
     initialise(board)
     return board
 

@@ -14,7 +14,7 @@ from numba import njit, objmode
 from numba.core.types.containers import StructRef
 from numba.experimental import structref
 
-from ...native_struct import ArrayStruct, define_array_struct
+from ...native_struct import ArrayStruct, constructs, define_array_struct
 
 MAX_PLY = 128
 MAX_MOVES = 512  # more than the 484 points of the largest board
@@ -40,6 +40,7 @@ class Context(ArrayStruct):
 define_array_struct(ContextType, Context, ContextArrays._fields)
 
 
+@constructs(Context)
 @njit(cache=True)
 def _context_struct(arrays: ContextArrays) -> Context:
     return Context(*arrays)
@@ -74,7 +75,7 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
         stats=np.zeros(STATS, dtype=np.int64),
         deadline=np.zeros(1, dtype=np.float64),
     )
-    context = Context.wrap(_context_struct(arrays), arrays)
+    context = Context.of(arrays)
     context.stats[BRANCH] = 16
     context.stats[ROOT_BRANCH] = 40
     context.stats[LMR] = 1  # late move reductions on (0: a plain full-width PVS)
