@@ -103,3 +103,23 @@ def test_yipan_prepare_prepares_the_engine_and_the_counter(capsys):
     register_game(GameSpec(name="slow-to-prepare", title="Slow", factory=Slow,
                            hooks=GameHooks(prepare=lambda game: None)))
     assert prepare.prepare_counter(Slow()) == 0.0  # no counter: nothing to do
+
+
+def test_engines_prepared_on_two_processes_say_each_and_keep_the_order_asked():
+    said: list[str] = []
+    seconds = prepare.prepare_engines(["pushfold", "bash"], said.append, workers=2)
+    assert list(seconds) == ["pushfold", "bash"] and all(s >= 0 for s in seconds.values())
+    assert said[0].startswith("preparing 2 engines on 2 processes")
+    assert sorted(line.split()[0] for line in said[1:]) == ["bash", "pushfold"]
+    assert all(" ready in " in line for line in said[1:])
+
+
+def test_a_game_the_workers_do_not_know_is_prepared_here():
+    """A game registered in this process only (as here) is unknown to a spawned worker: it is
+    prepared in this process instead, and the call still answers for every game."""
+    calls: list = []
+    counting_game(calls)
+    said: list[str] = []
+    seconds = prepare.prepare_engines(["slow-to-prepare", "pushfold"], said.append, workers=2)
+    assert list(seconds) == ["slow-to-prepare", "pushfold"] and calls == [("prepare",)]
+    assert len([line for line in said if " ready in " in line]) == 2

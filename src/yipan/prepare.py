@@ -9,11 +9,15 @@ than a moment, the user is told what is happening, and then how long it took.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from .core import Game, game_spec, get_game, list_games
+from .plugins import load_game_modules
 
 Say = Callable[[str], None]
 ANNOUNCE_AFTER = 2.0  # seconds: a warm cache loads faster than this and is not announced
@@ -73,19 +77,62 @@ def announced(work: Callable[[], object], title: str, say: Say | None) -> float:
 
 
 def prepare_engines(names: Iterable[str] | None = None, say: Say | None = None, *,
-                    counters: bool = False) -> dict[str, float]:
+                    counters: bool = False, workers: int = 1) -> dict[str, float]:
     """Prepare every game (or those named) with its default options, each set of hooks once
     (the heap games share theirs): seconds per game that has kernels. With ``counters``
-    (``yipan prepare``: everything up front) their perft counters too."""
-    seconds = {}
+    (``yipan prepare``: everything up front) their perft counters too.
+
+    numba compiles on one CPU, so with ``workers`` above 1 the games are prepared on that many
+    processes at once (each compiled kernel lands in numba's cache on disk, where this process
+    and later ones load it); ``say`` then hears a line when each game is ready."""
+    games = []
     done: set[int] = set()
     for name in names if names is not None else list_games():
         hooks = game_spec(name).load_hooks()
-        if hooks.prepare is None or id(hooks) in done:
-            continue
-        done.add(id(hooks))
-        game = get_game(name)
-        seconds[name] = prepare_for(game, say)
-        if counters:
-            seconds[name] += prepare_counter(game, say)
+        if hooks.prepare is not None and id(hooks) not in done:
+            done.add(id(hooks))
+            games.append(name)
+    if workers > 1 and len(games) > 1:
+        return _prepare_on_processes(games, say, counters, workers)
+    return {name: _prepare_one(name, counters, say) for name in games}
+
+
+def _prepare_one(name: str, counters: bool, say: Say | None = None) -> float:
+    game = get_game(name)
+    seconds = prepare_for(game, say)
+    if counters:
+        seconds += prepare_counter(game, say)
     return seconds
+
+
+def _prepare_on_processes(games: list[str], say: Say | None, counters: bool,
+                          workers: int) -> dict[str, float]:
+    """Each game on one of ``workers`` fresh processes (spawned: nothing of this process's
+    numba state is copied; they load the games of other packages as this one did), the
+    results in the order asked. A game a worker cannot prepare (one registered only in this
+    process, say) is prepared here instead."""
+    if say is not None:
+        say(f"preparing {len(games)} engines on {workers} processes at once (the first run on "
+            "a machine compiles their kernels; later runs only load them)...")
+    seconds = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=load_game_modules) as pool:
+        futures = {pool.submit(_prepare_one, name, counters): name for name in games}
+        for future in as_completed(futures):
+            name = futures[future]
+            try:
+                seconds[name] = future.result()
+            except Exception:  # noqa: BLE001 - whatever went wrong there, try it here
+                seconds[name] = _prepare_one(name, counters, say)
+            if say is not None:
+                say(f"{name} ready in {seconds[name]:.1f} s")
+    return {name: seconds[name] for name in games}
+
+
+def cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (not on every system)
+        return os.cpu_count() or 1

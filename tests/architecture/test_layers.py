@@ -31,7 +31,8 @@ RANKS = {
     "cli": 6, "web": 6, "protocols": 6,
     "": 7, "__main__": 7,
 }
-ALLOWED_ACROSS = {("engines", "players"), ("cli", "web"), ("cli", "protocols")}
+ALLOWED_ACROSS = {("engines", "players"), ("cli", "web"), ("cli", "protocols"),
+                  ("prepare", "plugins")}  # (processes preparing games load the same games)
 
 
 def module_name(path: Path, root: Path) -> str:
