@@ -11,72 +11,27 @@ search, and this one then loads the threat search from the cache::
     second process:  import | board + threat search (compiled) ...|
 
 The board's kernels are compiled by both (neither can wait for the other); on two cores
-that still shortens the first START by about a quarter (``benchmarks/first_move.py``). With
-the threat search already in the cache, or if the second process cannot start or fails,
-this process compiles whatever is missing itself: the helper only ever saves time. On one
-CPU it would not, and it is not started; ``YIPAN_COMPILE_HELPER=0`` turns it off (the
-benchmark compares the two).
+that still shortens the first START (``benchmarks/first_move.py``). The helper's rules (when
+it starts, how long it is waited for) are ``yipan.native_helper``'s.
 
     python -m yipan.games.gomoku.first_run SIZE RULE   (what the second process runs)
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Sequence
 
+from ...native_helper import cpus, start_helper, stop, wait_for
 from .threats import threat_node
 
-PATIENCE = 60.0  # seconds to wait for the helper beyond this process's own compile time
-
-
-def threat_search_cached() -> bool:
-    """Whether numba's cache already holds the threat search for this source (read from the
-    cache's index; if numba changes how it keeps its cache, we assume it does: no helper)."""
-    try:
-        return bool(threat_node._cache._cache_file._load_index())
-    except Exception:  # noqa: BLE001 - numba's internals: any failure means "do not help"
-        return True
-
-
-def cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # (not on every system)
-        return os.cpu_count() or 1
+__all__ = ["compile_threat_search_elsewhere", "cpus", "stop", "wait_for"]
 
 
 def compile_threat_search_elsewhere(size: int, rule: str) -> subprocess.Popen | None:
-    """Start the second process when the threat search is not compiled yet, there is a
-    second CPU for it, and ``YIPAN_COMPILE_HELPER`` is not ``0`` (else None)."""
-    if os.environ.get("YIPAN_COMPILE_HELPER") == "0" or cpus() < 2 or threat_search_cached():
-        return None
-    try:
-        return subprocess.Popen([sys.executable, "-m", __name__, str(size), rule],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-    except (OSError, ValueError, TypeError):  # (no interpreter to run, or none named)
-        return None
-
-
-def wait_for(helper: subprocess.Popen | None, own_seconds: float) -> None:
-    """Wait for the second process (what it compiled is then in the cache), as long as this
-    one took to compile its part and ``PATIENCE`` more; a helper still running then is
-    stopped, and this process compiles what it did not."""
-    if helper is None:
-        return
-    try:
-        helper.wait(timeout=own_seconds + PATIENCE)
-    except subprocess.TimeoutExpired:
-        stop(helper)
-
-
-def stop(helper: subprocess.Popen | None) -> None:
-    if helper is not None and helper.poll() is None:
-        helper.kill()
-        helper.wait()
+    """Start the second process when the threat search is not compiled yet (else None)."""
+    return start_helper(__name__, [str(size), rule], threat_node)
 
 
 def main(argv: Sequence[str]) -> int:
