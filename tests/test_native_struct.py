@@ -9,27 +9,17 @@ from collections import namedtuple
 import numpy as np
 import pytest
 from numba import njit
-from numba.core.types.containers import StructRef
-from numba.experimental import structref
 
-from yipan.native_struct import ArrayStruct, constructs, define_array_struct
+from yipan.native_struct import ArrayStruct, array_struct
 
 PairArrays = namedtuple("PairArrays", ["counts", "grid"])
-
-
-@structref.register
-class PairType(StructRef):
-    pass
 
 
 class Pair(ArrayStruct):
     pass
 
 
-define_array_struct(PairType, Pair, PairArrays._fields)
-
-
-@constructs(Pair)
+@array_struct(Pair, PairArrays._fields)
 @njit
 def _pair_struct(arrays):
     return Pair(*arrays)

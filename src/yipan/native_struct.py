@@ -19,16 +19,12 @@ A struct is declared once, beside its namedtuple of arrays::
 
     BoardArrays = namedtuple("BoardArrays", ["cells", "keys", ...])
 
-    @structref.register
-    class BoardType(StructRef): ...                # numba's type (module level: it is pickled
-                                                   # into numba's cache with every kernel)
     class Board(ArrayStruct): ...                  # Python's side
-    define_array_struct(BoardType, Board, BoardArrays._fields)
 
-    @constructs(Board)
-    @njit(cache=True)
-    def _board_struct(arrays):                     # the struct made in compiled code, so
-        return Board(*arrays)                      # that numba's cache keeps its constructor
+    @array_struct(Board, BoardArrays._fields)      # numba's side: its type (``BoardType``,
+    @njit(cache=True)                              # put in this module, where numba's cache
+    def _board_struct(arrays):                     # finds it by name), the constructor this
+        return Board(*arrays)                      # kernel calls, and boxing
 
     board = Board.of(arrays)
 
@@ -39,6 +35,7 @@ pickles and copies as its arrays (``copy.deepcopy`` gives one over copies of the
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
@@ -53,7 +50,7 @@ class ArrayStruct(structref.StructRefProxy):
     """Python's side of a struct of arrays: the kernels' handle, and the arrays by name."""
 
     arrays: Any  # the namedtuple of the very arrays the struct holds
-    pack: ClassVar[Callable[[Any], Any]]  # the class's constructor kernel (``constructs``)
+    pack: ClassVar[Callable[[Any], Any]]  # the class's constructor kernel (``array_struct``)
 
     @classmethod
     def of(cls: type[S], arrays: Any) -> S:
@@ -66,18 +63,22 @@ class ArrayStruct(structref.StructRefProxy):
         return type(self).of, (self.arrays,)
 
 
-def define_array_struct(struct_type: type[StructRef], proxy: type[ArrayStruct],
-                        fields: Sequence[str]) -> None:
-    """Tie numba's type and Python's class of one struct of arrays with ``fields``: a
-    constructor ``proxy(*arrays)`` in compiled code, boxing, and a property a field."""
+def array_struct(proxy: type[ArrayStruct], fields: Sequence[str]) -> Callable[[K], K]:
+    """Decorator of the cached kernel that makes ``proxy``'s struct (``proxy(*arrays)`` in
+    it): defines numba's type of the struct (``<proxy>Type``, in the proxy's module: numba's
+    cache pickles it with every kernel taking the struct, by that name), the constructor and
+    boxing, a property a field on the proxy, and ``proxy.of`` calling the kernel."""
+    module = sys.modules[proxy.__module__]
+    name = f"{proxy.__name__}Type"
+    struct_type = structref.register(type(name, (StructRef,), {
+        "__module__": module.__name__, "__qualname__": name,
+        "__doc__": f"numba's type of a ``{proxy.__name__}``: one pointer to its arrays."}))
+    setattr(module, name, struct_type)
     structref.define_constructor(proxy, struct_type, fields)
     structref.define_boxing(struct_type, proxy)
-    for name in fields:
-        setattr(proxy, name, _field(name))
+    for field in fields:
+        setattr(proxy, field, _field(field))
 
-
-def constructs(proxy: type[ArrayStruct]) -> Callable[[K], K]:
-    """Decorator of the cached kernel ``proxy.of`` calls to make a struct."""
     def register(kernel: K) -> K:
         proxy.pack = staticmethod(kernel)
         return kernel

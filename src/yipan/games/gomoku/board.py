@@ -29,10 +29,8 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.core.types.containers import StructRef
-from numba.experimental import structref
 
-from ...native_struct import ArrayStruct, constructs, define_array_struct
+from ...native_struct import ArrayStruct, array_struct
 from .patterns import (
     FIVE,
     FOUR,
@@ -70,19 +68,11 @@ BoardArrays = namedtuple("BoardArrays", [
 SIZE, WIDTH, RENJU, STONES = range(4)
 
 
-@structref.register
-class BoardType(StructRef):
-    """numba's type of a ``Board``: one pointer to its arrays (``native_struct``)."""
-
-
 class Board(ArrayStruct):
     """The board the kernels take: its arrays in one struct, read by name from Python too."""
 
 
-define_array_struct(BoardType, Board, BoardArrays._fields)
-
-
-@constructs(Board)
+@array_struct(Board, BoardArrays._fields)
 @njit(cache=True)
 def _board_struct(arrays: BoardArrays) -> Board:
     return Board(*arrays)

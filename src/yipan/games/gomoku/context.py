@@ -11,10 +11,8 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit, objmode
-from numba.core.types.containers import StructRef
-from numba.experimental import structref
 
-from ...native_struct import ArrayStruct, constructs, define_array_struct
+from ...native_struct import ArrayStruct, array_struct
 
 MAX_PLY = 128
 MAX_MOVES = 512  # more than the 484 points of the largest board
@@ -28,19 +26,11 @@ ContextArrays = namedtuple("ContextArrays", [
 ])
 
 
-@structref.register
-class ContextType(StructRef):
-    """numba's type of a ``Context``: one pointer to its arrays (``native_struct``)."""
-
-
 class Context(ArrayStruct):
     """The searches' working memory as the kernels take it: its arrays in one struct."""
 
 
-define_array_struct(ContextType, Context, ContextArrays._fields)
-
-
-@constructs(Context)
+@array_struct(Context, ContextArrays._fields)
 @njit(cache=True)
 def _context_struct(arrays: ContextArrays) -> Context:
     return Context(*arrays)

@@ -41,10 +41,8 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.core.types.containers import StructRef
-from numba.experimental import structref
 
-from ...native_struct import ArrayStruct, constructs, define_array_struct
+from ...native_struct import ArrayStruct, array_struct
 from .board import (
     CANNON,
     HORSE,
@@ -95,19 +93,11 @@ ContextArrays = namedtuple("ContextArrays", [
 ])
 
 
-@structref.register
-class ContextType(StructRef):
-    """numba's type of a ``Context``: one pointer to its arrays (``native_struct``)."""
-
-
 class Context(ArrayStruct):
     """The search's working memory as the kernels take it: its arrays in one struct."""
 
 
-define_array_struct(ContextType, Context, ContextArrays._fields)
-
-
-@constructs(Context)
+@array_struct(Context, ContextArrays._fields)
 @njit(cache=True)
 def _context_struct(arrays: ContextArrays) -> Context:
     return Context(*arrays)
