@@ -10,17 +10,18 @@ than a moment, the user is told what is happening, and then how long it took.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from .core import Game, game_spec, get_game, list_games
+from .native_helper import cpus
 from .plugins import load_game_modules
 
 Say = Callable[[str], None]
 ANNOUNCE_AFTER = 2.0  # seconds: a warm cache loads faster than this and is not announced
+MAX_WORKERS = 4  # compiling processes at once (each takes one CPU and some 300 MB)
 
 
 def prepare_for(game: Game, say: Say | None = None) -> float:
@@ -130,9 +131,6 @@ def _prepare_on_processes(games: list[str], say: Say | None, counters: bool,
     return {name: seconds[name] for name in games}
 
 
-def cpus() -> int:
-    """The CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # (not on every system)
-        return os.cpu_count() or 1
+def compile_workers() -> int:
+    """Processes to prepare engines on at once: one a CPU, at most ``MAX_WORKERS``."""
+    return min(cpus(), MAX_WORKERS)

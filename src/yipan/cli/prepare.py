@@ -11,9 +11,7 @@ import argparse
 import time
 
 from ..core import game_spec, list_games
-from ..prepare import cpus, prepare_engines
-
-MAX_WORKERS = 4  # compiling processes at once (each takes one CPU and some 300 MB)
+from ..prepare import compile_workers, prepare_engines
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     names = [game_spec(name).name for name in args.games] or list_games()
     start = time.perf_counter()
     seconds = prepare_engines(names, say=lambda line: print(f"  {line}", flush=True),
-                              counters=True, workers=min(cpus(), MAX_WORKERS))
+                              counters=True, workers=compile_workers())
     for name, spent in seconds.items():
         print(f"{name:<16} {spent:6.1f} s")
     print(f"ready: {len(seconds)} engines in {time.perf_counter() - start:.1f} s")

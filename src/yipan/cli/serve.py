@@ -55,13 +55,13 @@ def run(args: argparse.Namespace) -> int:
                               "pip install 'yipan[web]'")
     import uvicorn
 
-    from ..prepare import cpus, prepare_engines
+    from ..prepare import compile_workers, prepare_engines
     from ..web import create_app
 
     print("yipan: preparing the engines (the first run on a machine compiles their kernels, "
           "up to a few minutes; later runs take seconds)...", end="", flush=True)
     started = time.perf_counter()
-    prepare_engines(workers=min(cpus(), 4))
+    prepare_engines(workers=compile_workers())
     print(f" ready in {time.perf_counter() - started:.1f} s", flush=True)
     app = create_app(max_running=args.searches)
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
