@@ -88,3 +88,19 @@ def test_a_struct_pickles_and_copies_as_its_arrays():
     assert shallow.counts is pair.counts and bump(shallow, 0) == 2
     deep = copy.deepcopy(pair)
     assert bump(deep, 2) == 3 and pair.counts.tolist() == [1, 1, 0]
+
+
+def test_the_type_of_a_struct_is_known_without_making_one():
+    """What a process compiling kernels from their signatures uses: the very type numba gives
+    a struct of such arrays, so the kernel it compiles is the one a real struct calls."""
+    from numba import typeof
+
+    arrays = PairArrays(np.zeros(2, np.int64), np.zeros((2, 2), np.int32))
+    assert Pair.type_of(arrays) == typeof(Pair.of(arrays))
+    other = PairArrays(np.zeros(2, np.int32), np.zeros((2, 2), np.int32))
+    assert Pair.type_of(other) != Pair.type_of(arrays)
+    signature = (Pair.type_of(arrays), typeof(0))
+    bump.compile(signature)
+    versions = len(bump.overloads)
+    assert bump(Pair.of(arrays), 1) == 1
+    assert len(bump.overloads) == versions  # the real struct's call found that version

@@ -39,6 +39,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
+from numba import typeof
 from numba.core.types.containers import StructRef
 from numba.experimental import structref
 
@@ -51,6 +52,8 @@ class ArrayStruct(structref.StructRefProxy):
 
     arrays: Any  # the namedtuple of the very arrays the struct holds
     pack: ClassVar[Callable[[Any], Any]]  # the class's constructor kernel (``array_struct``)
+    numba_type: ClassVar[type[StructRef]]  # numba's type class of the struct (``array_struct``)
+    fields: ClassVar[tuple[str, ...]]
 
     @classmethod
     def of(cls: type[S], arrays: Any) -> S:
@@ -58,6 +61,12 @@ class ArrayStruct(structref.StructRefProxy):
         struct = cls.pack(arrays)
         struct.arrays = arrays
         return struct
+
+    @classmethod
+    def type_of(cls, arrays: Any) -> StructRef:
+        """numba's type of the struct that would hold ``arrays``, without making one: what a
+        process compiling kernels from their signatures needs (nothing compiled or run)."""
+        return cls.numba_type([(field, typeof(getattr(arrays, field))) for field in cls.fields])
 
     def __reduce__(self) -> tuple[Callable[[Any], Any], tuple[Any]]:
         return type(self).of, (self.arrays,)
@@ -74,6 +83,7 @@ def array_struct(proxy: type[ArrayStruct], fields: Sequence[str]) -> Callable[[K
         "__module__": module.__name__, "__qualname__": name,
         "__doc__": f"numba's type of a ``{proxy.__name__}``: one pointer to its arrays."}))
     setattr(module, name, struct_type)
+    proxy.numba_type, proxy.fields = struct_type, tuple(fields)
     structref.define_constructor(proxy, struct_type, fields)
     structref.define_boxing(struct_type, proxy)
     for field in fields:

@@ -308,8 +308,7 @@ class Brain:
         made: list[Engine] = []
 
         def make() -> None:
-            made.append(Engine(self.size, self.rule, memory_bytes=memory))
-            made[0].warm_up()
+            made.append(Engine.prepared(self.size, self.rule, memory_bytes=memory))
 
         # every kernel loaded now, not on the clock of the first move; on a machine where
         # numba has not compiled them yet, the manager hears why START takes a while

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -231,83 +227,77 @@ def test_search_with_a_trace_prints_the_tree_of_the_plain_search():
     assert sum(line.strip().startswith("MIN d1") for line in lines) == result.stats.nodes - 1
 
 
-COUNT_COMPILATIONS = """
-import collections, json, sys
-from numba.core import event
+PREPARE_AND_THINK = """
+import sys
 from yipan.games.gomoku import first_run
 from yipan.games.gomoku.engine import Engine
 from yipan.games.gomoku.threats import threat_node
 
-compiled = collections.Counter()
-
-class Count(event.Listener):
-    def on_start(self, ev):
-        compiled[ev.data["dispatcher"].py_func.__name__] += 1
-
-    def on_end(self, ev):
-        pass
-
-event.register("numba:compile", Count())
 helpers = []
-if sys.argv[1] == "alone":  # no second process: this one compiles everything
-    first_run.compile_threat_search_elsewhere = lambda size, rule: None
-elif sys.argv[1] == "failing":  # a second process that dies at once: this one compiles it
+start = first_run.compile_elsewhere
+if MODE == "failing":  # a second process that dies at once: this one compiles it all
     import subprocess
-    first_run.compile_threat_search_elsewhere = lambda *a: helpers.append(subprocess.Popen(
-        [sys.executable, "-c", "raise SystemExit(1)"])) or helpers[-1]
-else:
-    start = first_run.compile_threat_search_elsewhere
-    first_run.compile_threat_search_elsewhere = lambda *a: helpers.append(start(*a)) or helpers[-1]
-engine = Engine(15, "freestyle", memory_bytes=1 << 20)
-engine.warm_up()
+    start = lambda *a: subprocess.Popen([sys.executable, "-c", "raise SystemExit(1)"])
+first_run.compile_elsewhere = lambda *a: helpers.append(start(*a)) or helpers[-1]
+engine = Engine.prepared(15, "freestyle", memory_bytes=1 << 20)
 for point in (112, 113, 127, 97, 128):  # a position with threats for both searches
     engine.play(point)
-engine.think(seconds=None, nodes=20_000, max_depth=4)
-print(json.dumps({"compiled": compiled, "helper": [h is not None for h in helpers],
-                  "helper_ok": [h.returncode for h in helpers if h is not None],
-                  "threats_loaded": sum(threat_node._cache_hits.values())}))
+report["move"] = engine.think(seconds=None, nodes=20_000, max_depth=4).move
+report["helper"] = [h is not None for h in helpers]
+report["helper_ok"] = [h.returncode for h in helpers if h is not None]
+report["threats_loaded"] = sum(threat_node._cache_hits.values())
 """
 
 KERNELS = ("place", "remove", "_update_lines", "find_level", "out_of_budget", "negamax",
-           "threat_node", "_board_struct", "_context_struct")
+           "threat_node", "_board_struct", "_context_struct", "initialise", "generate",
+           "evaluate")
 
 
-def count_compilations(tmp_path, mode: str) -> dict:
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    env.pop("YIPAN_COMPILE_HELPER", None)
-    done = subprocess.run([sys.executable, "-c", COUNT_COMPILATIONS, mode],
-                          capture_output=True, text=True, env=env, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def prepare_and_think(count_compilations, mode: str) -> dict:
+    return count_compilations(f"MODE = {mode!r}\n" + PREPARE_AND_THINK,
+                              helper=mode != "alone")
 
 
-def test_the_costly_kernels_are_compiled_once(tmp_path):
+def test_the_costly_kernels_are_compiled_once(count_compilations):
     """One compiled version each of the board's update and the two recursive searches, on a
     machine's first run (a fresh numba cache): a caller passing a point as int32 or a literal
     would add seconds to every first run."""
-    compiled = count_compilations(tmp_path, "alone")["compiled"]
+    compiled = prepare_and_think(count_compilations, "alone")["compiled"]
     for kernel in KERNELS:
         assert compiled.get(kernel) == 1, (kernel, compiled)
 
 
-def test_a_helper_that_fails_costs_nothing_but_its_start(tmp_path):
-    report = count_compilations(tmp_path, "failing")
+def test_a_helper_that_fails_costs_nothing_but_its_start(count_compilations):
+    report = prepare_and_think(count_compilations, "failing")
     assert report["helper_ok"] == [1]
     assert report["compiled"].get("threat_node") == 1 and report["threats_loaded"] == 0
 
 
+def test_the_engine_loads_what_both_shares_compiled(count_compilations):
+    """The kernels each process compiles from their signatures (``first_run``) are the very
+    versions the engine calls: after both shares, run one after the other in a fresh cache,
+    a fresh engine compiles none of them."""
+    count_compilations("from yipan.games.gomoku import first_run\n"
+                       "first_run.main(['15', 'freestyle'])\n"
+                       "first_run.compile_search_here(15, 'freestyle')")
+    report = prepare_and_think(count_compilations, "alone")
+    assert not set(KERNELS) & set(report["compiled"]), report
+
+
 @pytest.mark.skipif(first_run.cpus() < 2, reason="the second process needs a second CPU")
-def test_a_first_run_compiles_the_threat_search_on_a_second_process(tmp_path):
-    """With a fresh cache, warming up starts the second process, which compiles the threat
-    search; this process compiles the rest and loads the threat search from the cache."""
-    report = count_compilations(tmp_path, "helped")
+def test_a_first_run_compiles_on_two_processes(count_compilations):
+    """With a fresh cache, preparing the engine starts the second process, which compiles the
+    threat search; this process compiles the alpha-beta search and loads the threat search
+    from the cache, and plays as an engine that compiled everything."""
+    report = prepare_and_think(count_compilations, "helped")
     assert report["helper"] == [True] and report["helper_ok"] == [0]
     compiled = report["compiled"]
     assert "threat_node" not in compiled and report["threats_loaded"] == 1, report
     assert compiled.get("negamax") == 1, compiled
     assert all(compiled.get(kernel, 0) <= 1 for kernel in KERNELS), compiled
-    # (the board's kernels: compiled here, or loaded if the other process was first)
-    again = count_compilations(tmp_path, "helped")  # the cache holds it all: no helper
+    # (the other kernels: compiled here, or loaded if the other process was first)
+    again = prepare_and_think(count_compilations, "helped")  # all cached: no helper
     assert again["helper"] == [False], again
     assert not set(KERNELS) & set(again["compiled"]), again  # (``now`` reads the clock in
     # Python's object mode, which numba compiles on every run: it has no cache)
+    assert again["move"] == report["move"]

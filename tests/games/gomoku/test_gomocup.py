@@ -198,11 +198,11 @@ def test_a_slow_start_is_announced_with_message_lines_before_ok(monkeypatch):
     out = io.StringIO()
     monkeypatch.setattr(prepare, "ANNOUNCE_AFTER", 0.05)
 
-    def slow_warm_up(self) -> None:  # stands for the first compilation
+    def slow_warm_up(self, helper) -> None:  # stands for the first compilation
         time.sleep(0.3)
         heard_during.append(out.getvalue())
 
-    monkeypatch.setattr(Engine, "warm_up", slow_warm_up)
+    monkeypatch.setattr(Engine, "_warm_up", slow_warm_up)
     serve(["START 15\n", "END\n"], out)
     lines = out.getvalue().splitlines()
     assert heard_during[0].startswith("MESSAGE preparing the Gomoku engine")

@@ -107,6 +107,13 @@ def edge_places(cells: np.ndarray, width: int, caro: bool) -> np.ndarray:
 def new_board(size: int, rule: str) -> Board:
     """An empty board of ``size`` under ``rule`` (arrays allocated here, then updated by the
     kernels)."""
+    board = Board.of(board_arrays(size, rule))
+    initialise(board)
+    return board
+
+
+def board_arrays(size: int, rule: str) -> BoardArrays:
+    """The arrays of an empty board before ``initialise`` reads its lines."""
     width = size + 2 * PAD
     cells = np.full(width * width, WALL, dtype=np.int8)
     points = np.empty(size * size, dtype=np.int32)
@@ -117,7 +124,7 @@ def new_board(size: int, rule: str) -> Board:
             points[y * size + x] = index
     zobrist = np.random.default_rng(0x59495041).integers(
         1, 2**63, size=(2, width * width), dtype=np.int64).astype(np.uint64)
-    arrays = BoardArrays(
+    return BoardArrays(
         cells=cells,
         keys=np.zeros((2, width * width, 4), dtype=np.int32),
         shapes=np.zeros((2, width * width, 4), dtype=np.int8),
@@ -134,9 +141,6 @@ def new_board(size: int, rule: str) -> Board:
         stack=np.zeros(size * size, dtype=np.int32),
         meta=np.array([size, width, int(rule == "renju"), 0], dtype=np.int64),
     )
-    board = Board.of(arrays)
-    initialise(board)
-    return board
 
 
 @njit(cache=True)

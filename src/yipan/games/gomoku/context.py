@@ -45,10 +45,19 @@ CLOCK_EVERY = 256  # nodes between two readings of the clock (a threat node may 
 
 def new_context(memory_bytes: int, board_cells: int) -> Context:
     """A context whose tables fit in ``memory_bytes`` (a power-of-two number of slots)."""
+    context = Context.of(context_arrays(memory_bytes, board_cells))
+    context.stats[BRANCH] = 16
+    context.stats[ROOT_BRANCH] = 40
+    context.stats[LMR] = 1  # late move reductions on (0: a plain full-width PVS)
+    return context
+
+
+def context_arrays(memory_bytes: int, board_cells: int) -> ContextArrays:
+    """The arrays of a new context, its tables as large as ``memory_bytes`` allows."""
     slots = 1 << 10
     while slots * 2 * (TT_ENTRY_BYTES + 9) <= memory_bytes and slots < 1 << 24:
         slots *= 2
-    arrays = ContextArrays(
+    return ContextArrays(
         tt_key=np.zeros(slots, dtype=np.uint64),
         tt_value=np.zeros(slots, dtype=np.int32),
         tt_depth=np.zeros(slots, dtype=np.int8),
@@ -65,11 +74,6 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
         stats=np.zeros(STATS, dtype=np.int64),
         deadline=np.zeros(1, dtype=np.float64),
     )
-    context = Context.of(arrays)
-    context.stats[BRANCH] = 16
-    context.stats[ROOT_BRANCH] = 40
-    context.stats[LMR] = 1  # late move reductions on (0: a plain full-width PVS)
-    return context
 
 
 def table_bytes(context: Context) -> int:

@@ -28,12 +28,11 @@ Moves outside this module are points ``y * size + x``; inside, padded cell indic
 
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-
-import numpy as np
 
 from ...core import WIN, SearchResult, SearchStats, describe_value
 from ...search.trace import TraceEvent
@@ -69,7 +68,7 @@ from .context import (
     start_budget,
 )
 from .rules import Gomoku, Stones
-from .search import INFINITY, generate, negamax, principal_variation
+from .search import INFINITY, generate, negamax
 from .threats import attack
 
 DEFAULT_MEMORY = 64 << 20
@@ -275,11 +274,10 @@ class Engine:
                 value = int(context.stats[BEST_VALUE])
             total_nodes = int(context.stats[NODES])
             previous = best
-            pv_cells = np.zeros(depth + 8, dtype=np.int64)
             place(board, best, me)
-            length = principal_variation(board, context, 1 - me, depth + 7, pv_cells)
+            line = self._table_line(1 - me, depth + 7)
             remove(board, best)
-            pv = (self.point(best), *(self.point(c) for c in pv_cells[:length]))
+            pv = (self.point(best), *(self.point(c) for c in line))
             elapsed = time.perf_counter() - start
             # a win or loss found through pruned candidate lists is likely, not proven:
             # ``exact`` stays False. A win ends the deepening; a loss does not, since a deeper
@@ -292,6 +290,27 @@ class Engine:
                                   cutoffs=int(context.stats[CUTOFFS]), elapsed=elapsed))
             if decided or partial:
                 return
+
+    def _table_line(self, me: int, length: int) -> list[int]:
+        """The principal variation: the table's moves followed from the position, ``me`` to
+        move, at most ``length`` (the board is restored). In Python: a few moves a search,
+        and one kernel less for numba to compile on a machine's first run."""
+        board, context = self.board, self.context
+        slots = context.tt_key.size
+        line: list[int] = []
+        colour = me
+        while len(line) < length:
+            key = board.hash[0]
+            slot = int(key) & (slots - 1)
+            move = int(context.tt_move[slot])
+            if context.tt_key[slot] != key or move < 0 or board.cells[move] != EMPTY:
+                break
+            line.append(move)
+            place(board, move, colour)
+            colour = 1 - colour
+        for move in reversed(line):
+            remove(board, move)
+        return line
 
     def search(self, *, max_depth: int = 64, nodes: int | None = None,
                seconds: float | None = None, trace: Trace | None = None) -> SearchResult | None:
@@ -501,33 +520,50 @@ class Engine:
                 safe.append(self.point(cell))
         return safe
 
+    @classmethod
+    def prepared(cls, size: int = 15, rule: str = "freestyle",
+                 memory_bytes: int = DEFAULT_MEMORY) -> Engine:
+        """A new engine with every kernel loaded before any clock runs (as ``warm_up``), on
+        a machine's first run compiled on two processes from the start (``first_run``)."""
+        from .first_run import compile_elsewhere, compile_search_here, stop
+
+        helper = compile_elsewhere(size, rule)
+        try:
+            if helper is not None:
+                compile_search_here(size, rule)  # the helper compiles the board's set-up
+            engine = cls(size, rule, memory_bytes)
+            engine._warm_up(helper)
+        finally:
+            stop(helper)
+        return engine
+
     def warm_up(self) -> None:
         """Think once on a small position, so that every kernel is loaded (from numba's
         cache, or compiled) before a clock runs; the board is left empty. On a machine's
-        first run a second process compiles the threat search meanwhile (``first_run``)."""
-        from .first_run import compile_threat_search_elsewhere, stop, wait_for
+        first run a second process compiles part of them meanwhile (``first_run``)."""
+        from .first_run import compile_elsewhere, compile_search_here, stop
 
-        helper = compile_threat_search_elsewhere(self.size, self.game.rule)
+        helper = compile_elsewhere(self.size, self.game.rule)
         try:
-            started = time.perf_counter()
-            self._small_position()
-            # nodes, not seconds: every kernel runs once however long compiling takes
-            self.think(seconds=None, nodes=2_000, max_depth=2, threats=helper is None)
             if helper is not None:
-                wait_for(helper, time.perf_counter() - started)
-                self.think(seconds=None, nodes=2_000, max_depth=2)  # threats: from the cache
+                compile_search_here(self.size, self.game.rule)
+            self._warm_up(helper)
         finally:
             stop(helper)
+
+    def _warm_up(self, helper: subprocess.Popen | None) -> None:
+        from .first_run import wait_for
+
+        started = time.perf_counter()
+        self._small_position()
+        # nodes, not seconds: every kernel runs once however long compiling takes
+        self.think(seconds=None, nodes=2_000, max_depth=2, threats=helper is None)
+        if helper is not None:
+            wait_for(helper, time.perf_counter() - started)
+            self.think(seconds=None, nodes=2_000, max_depth=2)  # threats: from the cache
         self.reset()
         self.context.tt_key[:] = 0
         self.context.history[:] = 0
-
-    def compile_threat_search(self) -> None:
-        """Run the threat search (a VCF and a VCT) once, so that numba compiles it."""
-        self._small_position()
-        for threes in (False, True):
-            self.threat_win(self.to_move, threes=threes, max_depth=2, nodes=2_000, seconds=None)
-        self.reset()
 
     def _small_position(self) -> None:
         self.reset()

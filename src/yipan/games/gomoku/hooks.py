@@ -73,7 +73,7 @@ def analyze(game: Gomoku, state: Stones, request: AnalysisRequest) -> Analysis:
 
 
 def prepare(game: Gomoku) -> None:
-    Engine(game.size, game.rule, memory_bytes=1 << 20).warm_up()
+    Engine.prepared(game.size, game.rule, memory_bytes=1 << 20)
 
 
 def label(game: Gomoku, count: int, rng: random.Random,

@@ -233,26 +233,3 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
     context.tt_flag[slot] = flag
     context.tt_move[slot] = best_move
     return best
-
-
-@njit(cache=True)
-def principal_variation(board: Board, context: Context, me: int, length: int,
-                        out: np.ndarray) -> int:
-    """Follow the table's moves from the position (restored afterwards); returns the count."""
-    count = 0
-    colour = me
-    while count < length:
-        key = board.hash[0]
-        slot = key & np.uint64(context.tt_key.size - 1)
-        if context.tt_key[slot] != key:
-            break
-        move = np.int64(context.tt_move[slot])  # (one type of point for ``place``)
-        if move < 0 or board.cells[move] != EMPTY:
-            break
-        out[count] = move
-        place(board, move, colour)
-        count += 1
-        colour = 1 - colour
-    for i in range(count - 1, -1, -1):
-        remove(board, out[i])
-    return count
