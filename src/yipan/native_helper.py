@@ -9,8 +9,9 @@ start, the engine compiles what it needs itself. It is started only where it can
 least two CPUs, the kernel it compiles not cached yet, and ``YIPAN_COMPILE_HELPER`` not ``0``
 (which turns helpers off; ``benchmarks/first_move.py`` compares the two).
 
-Used by Gomoku (the threat search, ``games/gomoku/first_run.py``) and chess (move ordering,
-static exchange and move making, ``games/chess/first_run.py``).
+Used by Gomoku (the search's pieces, the board's set-up and the threat search,
+``games/gomoku/first_run.py``) and chess (move ordering, static exchange and move making,
+``games/chess/first_run.py``).
 """
 
 from __future__ import annotations

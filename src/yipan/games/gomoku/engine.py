@@ -525,31 +525,21 @@ class Engine:
                  memory_bytes: int = DEFAULT_MEMORY) -> Engine:
         """A new engine with every kernel loaded before any clock runs (as ``warm_up``), on
         a machine's first run compiled on two processes from the start (``first_run``)."""
-        from .first_run import compile_elsewhere, compile_search_here, stop
+        from .first_run import shared_compile
 
-        helper = compile_elsewhere(size, rule)
-        try:
-            if helper is not None:
-                compile_search_here(size, rule)  # the helper compiles the board's set-up
+        with shared_compile(size, rule) as helper:
             engine = cls(size, rule, memory_bytes)
             engine._warm_up(helper)
-        finally:
-            stop(helper)
         return engine
 
     def warm_up(self) -> None:
         """Think once on a small position, so that every kernel is loaded (from numba's
         cache, or compiled) before a clock runs; the board is left empty. On a machine's
         first run a second process compiles part of them meanwhile (``first_run``)."""
-        from .first_run import compile_elsewhere, compile_search_here, stop
+        from .first_run import shared_compile
 
-        helper = compile_elsewhere(self.size, self.game.rule)
-        try:
-            if helper is not None:
-                compile_search_here(self.size, self.game.rule)
+        with shared_compile(self.size, self.game.rule) as helper:
             self._warm_up(helper)
-        finally:
-            stop(helper)
 
     def _warm_up(self, helper: subprocess.Popen | None) -> None:
         from .first_run import wait_for

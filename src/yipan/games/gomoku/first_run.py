@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from numba import typeof, types
 from numba.core.types import Type
@@ -44,7 +45,8 @@ from .context import Context, _context_struct, context_arrays, out_of_budget
 from .search import from_table, generate, negamax, to_table
 from .threats import threat_node
 
-__all__ = ["compile_elsewhere", "compile_search_here", "cpus", "stop", "wait_for"]
+__all__ = ["compile_elsewhere", "compile_search_here", "cpus", "shared_compile", "stop",
+           "wait_for"]
 
 N = types.int64  # every point, colour, depth and limit the engine passes
 
@@ -52,6 +54,20 @@ N = types.int64  # every point, colour, depth and limit the engine passes
 def compile_elsewhere(size: int, rule: str) -> subprocess.Popen | None:
     """Start the second process when the threat search is not compiled yet (else None)."""
     return start_helper(__name__, [str(size), rule], threat_node)
+
+
+@contextmanager
+def shared_compile(size: int, rule: str) -> Iterator[subprocess.Popen | None]:
+    """On a machine's first run: the second process started and this one's share compiled,
+    then the body (building the engine and loading the rest), then the helper stopped; where
+    there is nothing to share (all cached, one CPU, helpers off), only the body."""
+    helper = compile_elsewhere(size, rule)
+    try:
+        if helper is not None:
+            compile_search_here(size, rule)
+        yield helper
+    finally:
+        stop(helper)
 
 
 def compile_search_here(size: int, rule: str) -> None:
