@@ -250,7 +250,7 @@ report["threats_loaded"] = sum(threat_node._cache_hits.values())
 
 KERNELS = ("place", "remove", "_update_lines", "find_level", "out_of_budget", "negamax",
            "threat_node", "_board_struct", "_context_struct", "initialise", "generate",
-           "evaluate")
+           "evaluate", "from_table", "to_table")
 
 
 def prepare_and_think(count_compilations, mode: str) -> dict:
@@ -273,13 +273,19 @@ def test_a_helper_that_fails_costs_nothing_but_its_start(count_compilations):
     assert report["compiled"].get("threat_node") == 1 and report["threats_loaded"] == 0
 
 
-def test_the_engine_loads_what_both_shares_compiled(count_compilations):
+def test_each_share_loads_what_the_other_compiled(count_compilations):
     """The kernels each process compiles from their signatures (``first_run``) are the very
-    versions the engine calls: after both shares, run one after the other in a fresh cache,
-    a fresh engine compiles none of them."""
+    versions the other process and the engine call. In a fresh cache, one process runs the
+    second process's share; then another runs this process's share and compiles nothing but
+    the alpha-beta search (its pieces and the board's kernels are loaded, so their
+    signatures are the ones the search calls them with); then a fresh engine compiles none of
+    the costly kernels (so every signature is the engine's own)."""
     count_compilations("from yipan.games.gomoku import first_run\n"
-                       "first_run.main(['15', 'freestyle'])\n"
-                       "first_run.compile_search_here(15, 'freestyle')")
+                       "first_run.main(['15', 'freestyle'])")
+    here = count_compilations("from yipan.games.gomoku import first_run\n"
+                              "first_run.compile_search_here(15, 'freestyle')")["compiled"]
+    assert here.get("negamax") == 1, here
+    assert not (set(KERNELS) - {"negamax"}) & set(here), here
     report = prepare_and_think(count_compilations, "alone")
     assert not set(KERNELS) & set(report["compiled"]), report
 

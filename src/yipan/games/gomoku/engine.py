@@ -28,7 +28,6 @@ Moves outside this module are points ``y * size + x``; inside, padded cell indic
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -67,6 +66,7 @@ from .context import (
     new_context,
     start_budget,
 )
+from .first_run import Share, shared_compile
 from .rules import Gomoku, Stones
 from .search import INFINITY, generate, negamax
 from .threats import attack
@@ -525,31 +525,25 @@ class Engine:
                  memory_bytes: int = DEFAULT_MEMORY) -> Engine:
         """A new engine with every kernel loaded before any clock runs (as ``warm_up``), on
         a machine's first run compiled on two processes from the start (``first_run``)."""
-        from .first_run import shared_compile
-
-        with shared_compile(size, rule) as helper:
+        Gomoku(size, rule)  # (a size or rule it refuses, refused before any compiling)
+        with shared_compile(size, rule) as share:
             engine = cls(size, rule, memory_bytes)
-            engine._warm_up(helper)
+            engine._warm_up(share)
         return engine
 
     def warm_up(self) -> None:
         """Think once on a small position, so that every kernel is loaded (from numba's
         cache, or compiled) before a clock runs; the board is left empty. On a machine's
         first run a second process compiles part of them meanwhile (``first_run``)."""
-        from .first_run import shared_compile
+        with shared_compile(self.size, self.game.rule) as share:
+            self._warm_up(share)
 
-        with shared_compile(self.size, self.game.rule) as helper:
-            self._warm_up(helper)
-
-    def _warm_up(self, helper: subprocess.Popen | None) -> None:
-        from .first_run import wait_for
-
-        started = time.perf_counter()
+    def _warm_up(self, share: Share) -> None:
         self._small_position()
         # nodes, not seconds: every kernel runs once however long compiling takes
-        self.think(seconds=None, nodes=2_000, max_depth=2, threats=helper is None)
-        if helper is not None:
-            wait_for(helper, time.perf_counter() - started)
+        self.think(seconds=None, nodes=2_000, max_depth=2, threats=share.helper is None)
+        if share.helper is not None:
+            share.wait()
             self.think(seconds=None, nodes=2_000, max_depth=2)  # threats: from the cache
         self.reset()
         self.context.tt_key[:] = 0
