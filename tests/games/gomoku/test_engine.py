@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yipan.core import WIN
-from yipan.games.gomoku import first_run
 from yipan.games.gomoku.board import (
     L_FIVE,
     L_OPEN_FOUR,
@@ -33,6 +32,7 @@ from yipan.games.gomoku.patterns import (
     shape_of,
 )
 from yipan.games.gomoku.search import INFINITY, negamax
+from yipan.native_helper import cpus
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
 
@@ -290,7 +290,7 @@ def test_each_share_loads_what_the_other_compiled(count_compilations):
     assert not set(KERNELS) & set(report["compiled"]), report
 
 
-@pytest.mark.skipif(first_run.cpus() < 2, reason="the second process needs a second CPU")
+@pytest.mark.skipif(cpus() < 2, reason="the second process needs a second CPU")
 def test_a_first_run_compiles_on_two_processes(count_compilations):
     """With a fresh cache, preparing the engine starts the second process, which compiles the
     threat search; this process compiles the alpha-beta search and loads the threat search

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from numba import typeof, types
 from numba.core.types import Type
 
-from ...native_helper import cpus, start_helper, stop, wait_for
+from ...native_helper import start_helper, stop, wait_for
 from .board import (
     Board,
     BoardArrays,
@@ -57,8 +57,7 @@ from .context import (
 from .search import from_table, generate, negamax, to_table
 from .threats import threat_node
 
-__all__ = ["Share", "compile_elsewhere", "compile_search_here", "cpus", "shared_compile",
-           "stop", "wait_for"]
+__all__ = ["Share", "compile_elsewhere", "compile_search_here", "shared_compile"]
 
 N = types.int64  # every point, colour, depth and limit the engine passes
 
