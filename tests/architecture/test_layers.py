@@ -7,7 +7,8 @@
     rank 3  books, learning           stored search results (opening books), networks
     rank 4  games                     one package per game, with their shared helpers
     rank 5  players, engines, prepare the AI for any game, the engines by name, kernels loaded,
-            plugins, cluster          games from other packages, units of work on Ray
+            plugins, cluster          games from other packages, units of work on Ray,
+            explain, check            the tree a search explored, a user's game checked
     rank 6  cli, web, protocols       front ends (cli may start the web app and protocols)
     rank 7  yipan, __main__           the package itself (registers the built-in games)
 
@@ -28,7 +29,8 @@ RANKS = {
     "native": 0, "native_struct": 0, "native_helper": 0,
     "core": 1, "search": 2, "impartial": 2, "books": 3, "learning": 3,
     "games": 4,
-    "players": 5, "engines": 5, "prepare": 5, "plugins": 5, "cluster": 5,
+    "players": 5, "engines": 5, "prepare": 5, "plugins": 5, "cluster": 5, "explain": 5,
+    "check": 5,
     "cli": 6, "web": 6, "protocols": 6,
     "": 7, "__main__": 7,
 }

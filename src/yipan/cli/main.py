@@ -37,6 +37,8 @@ COMMAND_MODULES = (
     "yipan.cli.tablebase",
     "yipan.cli.gtp",
     "yipan.cli.train",
+    "yipan.cli.explain",
+    "yipan.cli.check",
 )
 
 

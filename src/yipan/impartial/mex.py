@@ -14,6 +14,8 @@ from ..core.errors import YipanError
 
 Position = TypeVar("Position", bound=Hashable)
 Options = Callable[[Position], Iterable[Position]]
+Observe = Callable[[Hashable, list, int], None]
+"""``observe(position, its options, its Grundy value)``: called once a value is computed."""
 
 
 class CycleError(YipanError, ValueError):
@@ -34,13 +36,15 @@ def mex(values: Iterable[int]) -> int:
     return value
 
 
-def grundy(position: Position, options: Options, memo: dict | None = None) -> int:
+def grundy(position: Position, options: Options, memo: dict | None = None,
+           observe: Observe | None = None) -> int:
     """The Grundy value of ``position``, for a game given by its ``options`` function.
 
     Iterative depth-first search with an explicit stack, so chains of any depth work (no
     recursion limit). ``memo`` (position -> value) is filled in and may be shared between
     calls to reuse work. A position met again while it is still being expanded lies on a
-    cycle: CycleError names it.
+    cycle: CycleError names it. ``observe`` sees each value computed, after its options'
+    (the explained tree of ``yipan explain GAME --algorithm grundy``).
     """
     memo = {} if memo is None else memo
     if position in memo:
@@ -61,6 +65,8 @@ def grundy(position: Position, options: Options, memo: dict | None = None) -> in
             stack.append((child, list(options(child)), 0))
             continue
         memo[current] = mex(memo[child] for child in children)
+        if observe is not None:
+            observe(current, children, memo[current])
         on_path.discard(current)
         stack.pop()
     return memo[position]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -268,7 +268,8 @@ class _Search:
                             self.remember_cutoff(move, ply, depth)
                         if trace:
                             self.report("cutoff", state, ply, path, value, alpha=given_alpha,
-                                        beta=beta, pruned=len(moves) - index - 1)
+                                        beta=beta, pruned=len(moves) - index - 1,
+                                        pruned_moves=tuple(moves[index + 1:]))
                         break
         return best, best_move
 
@@ -369,8 +370,7 @@ def search_to_depth(game: Game, state: Any, depth: int | None, *, tt: Transposit
         move_values: dict[Any, float] = {}
     else:
         pv, value, move_values = search.root(state, full_depth, analysis)
-        search.trace = None
-        pv = _complete_pv(search, state, pv, full_depth)
+        pv = _complete_pv(search, state, pv, full_depth, trace)
     elapsed = time.perf_counter() - start
     return SearchResult(
         move=pv[0] if pv else None,
@@ -384,14 +384,17 @@ def search_to_depth(game: Game, state: Any, depth: int | None, *, tt: Transposit
     )
 
 
-def _complete_pv(search: _Search, state: Any, pv: tuple, depth: int) -> tuple:
+def _complete_pv(search: _Search, state: Any, pv: tuple, depth: int,
+                 trace: Trace | None) -> tuple:
     """Extend a principal variation cut short by a table hit, by searching its last position
-    again (cheap: the table holds its subtree)."""
+    again (cheap: the table holds its subtree). Its nodes count in the search's, and a trace
+    sees them as a follow-up search (``TraceEvent.origin``: where it started)."""
     game = search.game
     end = state
     for move in pv:
         end = game.play(end, move)
     while pv and len(pv) < depth and game.outcome(end) is None:
+        search.trace = None if trace is None else _follow_up(trace, pv)
         line, _, _ = search.root(end, depth - len(pv), False)
         if not line:
             break
@@ -399,3 +402,10 @@ def _complete_pv(search: _Search, state: Any, pv: tuple, depth: int) -> tuple:
         for move in line:
             end = game.play(end, move)
     return pv
+
+
+def _follow_up(trace: Trace, origin: tuple) -> Trace:
+    """The trace of a search started after ``origin`` (moves from the root): its events say so."""
+    def report(event: TraceEvent) -> None:
+        trace(replace(event, origin=origin))
+    return report

@@ -13,6 +13,10 @@ branch whose cumulative probability falls below ``cutoff`` is scored by the heur
 once: the search spends its time where the game is likely to go. A transposition table
 keyed by (state, depth) keeps the values of chance nodes met twice within one search (whose
 probability above the cut-off was enough to search them).
+
+``trace`` receives one ``TraceEvent`` per node, as the other searches send them: a player's
+node with its value from its side to move, a chance node (``chance=True``) with its value
+from MAX's side, each child of a chance node with the ``probability`` of its draw.
 """
 
 from __future__ import annotations
@@ -22,11 +26,15 @@ from types import MappingProxyType
 from typing import Any
 
 from ..core import CHANCE, WIN, CapabilityError, Game, SearchResult, SearchStats, require
+from .trace import Trace, TraceEvent
 
 
 class _Expectimax:
-    def __init__(self, game: Game, cutoff: float) -> None:
+    def __init__(self, game: Game, cutoff: float, trace: Trace | None = None,
+                 root_player: int = 0) -> None:
         self.game = game
+        self.trace = trace
+        self.root_player = root_player
         self.cutoff = cutoff
         self.heuristic = game.info.heuristic
         self.table: dict[tuple[Any, int], float] = {}
@@ -53,35 +61,65 @@ class _Expectimax:
         value = self.game.evaluate(state)
         return -value if self.game.to_move(state) == 1 else value
 
-    def value(self, state: Any, depth: int, ply: int, probability: float) -> float:
-        """The expected value of ``state`` for player 0, searching ``depth`` more moves."""
+    def value(self, state: Any, depth: int, ply: int, probability: float,
+              path: tuple = (), drawn: float | None = None) -> float:
+        """The expected value of ``state`` for player 0, searching ``depth`` more moves.
+
+        ``path`` and ``drawn`` (the probability of the chance draw that led here) only
+        label the node in the trace."""
         game = self.game
+        trace = self.trace
         self.nodes += 1
-        if game.outcome(state) is not None:
-            return self.terminal(state, ply)
         mover = game.to_move(state)
+        if trace:
+            trace(TraceEvent("node", ply, path, self.maximizing(mover), chance=mover == CHANCE,
+                             probability=drawn))
+        if game.outcome(state) is not None:
+            return self.report(state, path, ply, mover, self.terminal(state, ply), terminal=True)
         if mover == CHANCE:
             if depth <= 0 or probability < self.cutoff:
-                return self.estimate(state)
+                return self.report(state, path, ply, mover, self.estimate(state), horizon=True)
             key = (state, depth)
             stored = self.table.get(key)
             if stored is not None:
                 self.hits += 1
-                return stored
+                return self.report(state, path, ply, mover, stored, table=True)
             total = 0.0
             for outcome, chance in game.chance_outcomes(state):
                 total += chance * self.value(game.play(state, outcome), depth, ply,
-                                             probability * chance)
+                                             probability * chance,
+                                             (*path, outcome) if trace else path, chance)
             self.table[key] = total
-            return total
+            return self.report(state, path, ply, mover, total)
         if depth <= 0:
-            return self.estimate(state)
-        values = [self.value(game.play(state, move), depth - 1, ply + 1, probability)
+            return self.report(state, path, ply, mover, self.estimate(state), horizon=True)
+        values = [self.value(game.play(state, move), depth - 1, ply + 1, probability,
+                             (*path, move) if trace else path)
                   for move in game.legal_moves(state)]
-        return min(values) if mover == 1 else max(values)
+        return self.report(state, path, ply, mover, min(values) if mover == 1 else max(values))
+
+    def maximizing(self, mover: int) -> bool:
+        """MAX's node (the root's side to move), as the trace calls it; a chance node too."""
+        return mover == CHANCE or mover == self.root_player
+
+    def report(self, state: Any, path: tuple, ply: int, mover: int, value: float,
+               **details: Any) -> float:
+        """Send a node's value (player 0's view here) to the trace, turned to the node's side
+        to move (a chance node: MAX's side); returns the value as it was."""
+        if self.trace:
+            if mover == CHANCE:
+                seen = value if self.root_player == 0 else -value
+            else:
+                seen = value if mover == 0 else -value
+            if self.game.info.players == 1:
+                seen = value
+            self.trace(TraceEvent("value", ply, path, self.maximizing(mover), seen,
+                                  chance=mover == CHANCE, **details))
+        return value
 
 
-def expectimax(game: Game, state: Any, *, depth: int, cutoff: float = 0.0) -> SearchResult:
+def expectimax(game: Game, state: Any, *, depth: int, cutoff: float = 0.0,
+               trace: Trace | None = None) -> SearchResult:
     """Expectimax (one player) or expectiminimax (two players) of ``state`` to ``depth`` moves.
 
     ``value`` and ``move_values`` are expected values for the side to move at the root (a
@@ -99,14 +137,19 @@ def expectimax(game: Game, state: Any, *, depth: int, cutoff: float = 0.0) -> Se
     if mover == CHANCE:
         raise ValueError("expectimax starts at a player's move, not a chance node")
     start = time.perf_counter()
-    search = _Expectimax(game, cutoff)
+    search = _Expectimax(game, cutoff, trace, mover)
     sign = -1 if mover == 1 else 1
+    if trace:
+        trace(TraceEvent("node", 0, (), True))
     move_values: dict[Any, float] = {}
     for move in game.legal_moves(state):
-        move_values[move] = sign * search.value(game.play(state, move), depth - 1, 1, 1.0)
+        move_values[move] = sign * search.value(game.play(state, move), depth - 1, 1, 1.0,
+                                                (move,) if trace else ())
     search.nodes += 1
     best_move = max(move_values, key=move_values.__getitem__, default=None)
     value = sign * search.terminal(state, 0) if best_move is None else move_values[best_move]
+    if trace:
+        trace(TraceEvent("value", 0, (), True, value, terminal=best_move is None))
     return SearchResult(
         move=best_move, value=value, pv=(best_move,) if best_move is not None else (),
         move_values=MappingProxyType(move_values), depth=depth, exact=search.horizon == 0,

@@ -28,6 +28,11 @@ and ``(re-search)``. Leaves say where their value comes from: ``terminal`` (as i
 ``terminal: loss in 2 for MAX -999998``), ``horizon``, ``from the table``, ``proven bounds``
 (the game's own bounds decided the window) or ``mate distance`` (no win or loss this far from
 the root can fall inside the window); ``value`` is a node whose children are not shown.
+
+Events of a follow-up search carry its ``origin`` (the moves from the root to where it
+started): alpha-beta searches again from the end of a principal variation that a table hit
+cut short. They count in the search's nodes; the printer leaves them out (its tree is the
+search proper), ``yipan.search.tree.TreeRecorder`` keeps them apart.
 """
 
 from __future__ import annotations
@@ -61,6 +66,11 @@ class TraceEvent:
     upper: bool = False  # failed low: the true value is <= value (an upper bound)
     mate_distance: bool = False  # decided by mate-distance pruning before any move was tried
     window: str = ""  # "" or, under PVS, NULL_WINDOW or RE_SEARCH: which try of this node
+    pruned_moves: tuple = ()  # at a cut-off: the moves left unsearched, in the order planned
+    # expectimax: a chance node (nobody moves: its value is from MAX's side, maximizing True)
+    chance: bool = False
+    probability: float | None = None  # the chance draw's probability that led here
+    origin: tuple | None = None  # a follow-up search's start, as moves from the root
 
 
 Trace = Callable[[TraceEvent], None]
@@ -84,6 +94,8 @@ class TracePrinter:
         return "[" + " ".join(self.game.format_move(m) for m in path) + "]"
 
     def __call__(self, event: TraceEvent) -> None:
+        if event.origin is not None:  # a follow-up search: not part of the printed tree
+            return
         self.events += 1
         if event.ply > self.max_depth:
             return
