@@ -72,37 +72,39 @@ class _Expectimax:
         self.nodes += 1
         mover = game.to_move(state)
         if trace:
-            trace(TraceEvent("node", ply, path, self.maximizing(mover), chance=mover == CHANCE,
+            # the event's ply is the node's depth in the tree (chance draws count there)
+            trace(TraceEvent("node", len(path), path, self.maximizing(mover),
+                             chance=mover == CHANCE,
                              probability=drawn))
         if game.outcome(state) is not None:
-            return self.report(state, path, ply, mover, self.terminal(state, ply), terminal=True)
+            return self.report(state, path, mover, self.terminal(state, ply), terminal=True)
         if mover == CHANCE:
             if depth <= 0 or probability < self.cutoff:
-                return self.report(state, path, ply, mover, self.estimate(state), horizon=True)
+                return self.report(state, path, mover, self.estimate(state), horizon=True)
             key = (state, depth)
             stored = self.table.get(key)
             if stored is not None:
                 self.hits += 1
-                return self.report(state, path, ply, mover, stored, table=True)
+                return self.report(state, path, mover, stored, table=True)
             total = 0.0
             for outcome, chance in game.chance_outcomes(state):
                 total += chance * self.value(game.play(state, outcome), depth, ply,
                                              probability * chance,
                                              (*path, outcome) if trace else path, chance)
             self.table[key] = total
-            return self.report(state, path, ply, mover, total)
+            return self.report(state, path, mover, total)
         if depth <= 0:
-            return self.report(state, path, ply, mover, self.estimate(state), horizon=True)
+            return self.report(state, path, mover, self.estimate(state), horizon=True)
         values = [self.value(game.play(state, move), depth - 1, ply + 1, probability,
                              (*path, move) if trace else path)
                   for move in game.legal_moves(state)]
-        return self.report(state, path, ply, mover, min(values) if mover == 1 else max(values))
+        return self.report(state, path, mover, min(values) if mover == 1 else max(values))
 
     def maximizing(self, mover: int) -> bool:
         """MAX's node (the root's side to move), as the trace calls it; a chance node too."""
         return mover == CHANCE or mover == self.root_player
 
-    def report(self, state: Any, path: tuple, ply: int, mover: int, value: float,
+    def report(self, state: Any, path: tuple, mover: int, value: float,
                **details: Any) -> float:
         """Send a node's value (player 0's view here) to the trace, turned to the node's side
         to move (a chance node: MAX's side); returns the value as it was."""
@@ -113,7 +115,7 @@ class _Expectimax:
                 seen = value if mover == 0 else -value
             if self.game.info.players == 1:
                 seen = value
-            self.trace(TraceEvent("value", ply, path, self.maximizing(mover), seen,
+            self.trace(TraceEvent("value", len(path), path, self.maximizing(mover), seen,
                                   chance=mover == CHANCE, **details))
         return value
 
