@@ -92,6 +92,7 @@ class _Checker:
         self.last_mover_won = 0
         self.one_ply_wins: list[tuple[Any, list[str]]] = []
         self.a_win: tuple[Any, list[str]] | None = None  # a finished game with a winner
+        self.played_through = 0  # random games not stopped by a fault
 
     # -- reporting -----------------------------------------------------------------------------
     def fault(self, check: str, message: str, hint: str, state: Any = None,
@@ -139,8 +140,8 @@ class _Checker:
         except _Stop:
             return self.report()
         for _ in range(playouts):
-            try:
-                self.playout(start)
+            try:  # a fresh start each time: a faulty play may have changed the last one
+                self.playout(self.call("initial_state", game.initial_state))
             except _Stop:
                 continue
         self.after_playouts()
@@ -179,6 +180,7 @@ class _Checker:
                 raise _Stop
             if outcome is not None:
                 self.check_end(state, moves, outcome, legal)
+                self.played_through += 1
                 return
             self.players_seen.add(mover)
             if mover == CHANCE:
@@ -193,8 +195,9 @@ class _Checker:
                                "draw)", state, moves)
                     raise _Stop
                 move = legal[self.rng.randrange(len(legal))]
-                self.check_notation(state, legal, moves)
             child = self.check_play(state, move, moves)
+            if mover != CHANCE:
+                self.check_notation(state, legal, moves)
             moves = [*moves, self.text(move)]
             if mover != CHANCE:
                 child_outcome = self.call("outcome", game.outcome, child, state=child,
@@ -278,7 +281,7 @@ class _Checker:
                 return
         move = legal[0]
         try:
-            game.play_checked(state, move)
+            game.play_checked(copy.deepcopy(state), move)
         except Exception as error:  # noqa: BLE001
             self.fault("notation", f"play_checked refuses the legal move {self.text(move)} "
                        f"({type(error).__name__}: {error})", "is_legal (or legal_moves): a "
@@ -287,7 +290,9 @@ class _Checker:
     def after_playouts(self) -> None:
         game = self.game
         info = game.info
-        if info.players == 2 and self.players_seen and 1 not in self.players_seen:
+        if not self.played_through:  # (every game stopped at a fault already reported)
+            return
+        if info.players == 2 and 1 not in self.players_seen:
             self.fault("to-move", "to_move never names the second player (1) in any random "
                        "game", "to_move: it must name the player whose turn it is, 0 and 1 "
                        "in turn")
