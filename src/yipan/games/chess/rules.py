@@ -33,6 +33,7 @@ import chess
 import numpy as np
 
 from ...core import DRAW, Game, GameInfo, IllegalMoveError, InvalidMoveError, Outcome
+from ...core.drawing import notebook_html
 from ...core.text import quote
 from . import board as kernel
 from .board import (
@@ -80,6 +81,10 @@ class Position(NamedTuple):
     key: int
     fullmove: int = 1
     history: tuple[int, ...] = ()
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook."""
+        return notebook_html("chess", self)
 
 
 def bitboard(state: Position, index: int) -> int:

@@ -43,6 +43,7 @@ from ...core import (
     InvalidMoveError,
     Outcome,
 )
+from ...core.drawing import notebook_html
 from ...core.text import is_digits, quote, read_int
 from . import features
 
@@ -55,6 +56,10 @@ class Position(NamedTuple):
     current: int
     mask: int
     moves: int
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook (on the default 7x6 board)."""
+        return notebook_html("connect4", self)
 
 
 class Geometry(NamedTuple):

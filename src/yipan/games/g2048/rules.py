@@ -35,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...core import CHANCE, DRAW, Game, GameInfo, IllegalMoveError, InvalidMoveError, Outcome
+from ...core.drawing import notebook_html
 from ...core.text import quote
 
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
@@ -63,6 +64,10 @@ class State2048(NamedTuple):
     board: int
     score: int
     spawns: int
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook."""
+        return notebook_html("2048", self)
 
 
 # -- one row -------------------------------------------------------------------------------------

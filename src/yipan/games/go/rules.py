@@ -43,6 +43,7 @@ from ...core import (
     InvalidMoveError,
     Outcome,
 )
+from ...core.drawing import notebook_html
 from ...core.text import quote
 from ..grid import MAX_MOVE_TEXT, Grid
 
@@ -142,6 +143,10 @@ class Position(NamedTuple):
     white_prisoners: int  # black stones white has captured
     key: int  # the board's Zobrist key: XOR of zobrist() of every stone
     history: frozenset[int]  # the keys of every board of the game so far, this one included
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook (on the default 9x9 board)."""
+        return notebook_html("go", self)
 
 
 class Go(Game[Position, int]):

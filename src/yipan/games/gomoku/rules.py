@@ -45,6 +45,7 @@ from ...core import (
     InvalidMoveError,
     Outcome,
 )
+from ...core.drawing import notebook_html
 from ..grid import Grid, grid_view, render_board
 from .renju import RenjuBoard
 
@@ -58,6 +59,10 @@ class Stones(NamedTuple):
 
     black: int
     white: int
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook (on the default 15x15 board)."""
+        return notebook_html("gomoku", self)
 
 
 class Gomoku(Game[Stones, int]):

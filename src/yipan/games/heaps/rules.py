@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from ...core import Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...core.drawing import notebook_html
 from ...core.text import quote, read_int
 from ...impartial import nim as nim_theory
 from ...impartial.rules import (
@@ -43,6 +44,10 @@ from ...impartial.rules import (
 class HeapState(NamedTuple):
     heaps: tuple[int, ...]
     to_move: int
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook."""
+        return notebook_html("nim", self)
 
 
 class HeapGameMove(NamedTuple):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ...core import Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...core.drawing import notebook_html
 from ...core.text import quote, read_int
 from ...impartial.wythoff import LARGEST_TABLE, is_p_position, wythoff_table
 from .rules import parse_heap
@@ -23,6 +24,10 @@ BOTH = 2
 class WythoffState(NamedTuple):
     heaps: tuple[int, int]
     to_move: int
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook."""
+        return notebook_html("wythoff", self)
 
 
 class WythoffMove(NamedTuple):

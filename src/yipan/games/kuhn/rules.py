@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ...core import CHANCE, GameInfo, InvalidMoveError, Outcome
+from ...core.drawing import notebook_html
 from ...core.text import quote
 from ..hidden import HIDDEN, HiddenInformationGame, seat, table_view
 
@@ -35,6 +36,10 @@ ENDINGS = ("xx", "bc", "bf", "xbc", "xbf")
 class KuhnState(NamedTuple):
     cards: tuple[int, ...] = ()
     history: str = ""
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook."""
+        return notebook_html("kuhn", self)
 
 
 class KuhnPoker(HiddenInformationGame):

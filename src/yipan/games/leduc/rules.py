@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ...core import CHANCE, GameInfo, InvalidMoveError, Outcome
+from ...core.drawing import notebook_html
 from ...core.text import quote
 from ..hidden import HIDDEN, HiddenInformationGame, seat, table_view
 
@@ -45,6 +46,10 @@ MAX_RAISES = 2  # bets and raises in one round
 class LeducState(NamedTuple):
     cards: tuple[int, ...] = ()
     history: str = ""
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook."""
+        return notebook_html("leduc", self)
 
 
 def round_over(actions: str) -> bool:

@@ -26,6 +26,7 @@ import re
 from typing import Any, NamedTuple
 
 from ...core import CHANCE, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...core.drawing import notebook_html
 from ...core.text import quote
 from ..hidden import HIDDEN, HiddenInformationGame, seat, table_view
 
@@ -39,6 +40,10 @@ class LiarsDiceState(NamedTuple):
     rolls: tuple[tuple[int, ...], ...] = ()
     bids: tuple[int, ...] = ()
     called: bool = False
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook."""
+        return notebook_html("liars-dice", self)
 
 
 def rolls_of(dice: int, faces: int) -> list[tuple[tuple[int, ...], float]]:

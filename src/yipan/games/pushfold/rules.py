@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...core import CHANCE, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...core.drawing import notebook_html
 from ...core.text import quote
 from ..hidden import HIDDEN, HiddenInformationGame, seat, table_view
 from ..holdem.cards import DECK, card, card_text
@@ -41,6 +42,10 @@ SMALL_BLIND = 0.5
 class PushFoldState(NamedTuple):
     cards: tuple[int, ...] = ()
     actions: str = ""
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook."""
+        return notebook_html("pushfold", self)
 
 
 def read_big_blinds(text: str) -> float:

@@ -40,6 +40,7 @@ from ...core import (
     InvalidMoveError,
     Outcome,
 )
+from ...core.drawing import notebook_html
 from ...core.text import is_digits, quote, read_int
 from ..grid import Grid, byte_tables, grid_view, permute, render_board
 
@@ -52,6 +53,10 @@ class Board(NamedTuple):
 
     first: int
     second: int
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook (on the default 3x3 board)."""
+        return notebook_html("tictactoe", self)
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...core import DRAW, Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...core.drawing import notebook_html
 from ...core.text import quote
 from . import board as kernel
 from .board import KEY, MAX_MOVES, POSITION_SIZE, QUIET, SIDE, SQUARES
@@ -66,6 +67,10 @@ class Position(NamedTuple):
     checks: tuple[bool, ...] = ()
     chases: tuple[bool, ...] = ()
     chased: bool = False
+
+    def _repr_html_(self) -> str:
+        """Drawn in a notebook."""
+        return notebook_html("xiangqi", self)
 
 
 def to_row(state: Position) -> np.ndarray:
