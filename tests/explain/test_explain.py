@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import yipan
@@ -221,3 +221,30 @@ def test_a_users_game_is_explained_through_the_protocol():
     assert explanation.value == WIN - 3  # take 2, leave a multiple of 3: a win in 3
     assert explanation.root.size() == explanation.nodes
     assert isinstance(explanation.root.children[0], TreeNode)
+
+
+HOSTILE = st.sampled_from(["", "-", "--", "²", "9" * 5000, "x" * 3000, "\x00", "-1", "0",
+                           "nan", "a1", "b2", "4", "1:2", "--json", "--dot", "--seed",
+                           "--max-nodes", "1", "--iterations", "--depth"])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # (read after each)
+@given(game=st.sampled_from(["tictactoe", "nim", "kayles", "connect4", "2048"]),
+       words=st.lists(HOSTILE | st.text(max_size=8), max_size=5),
+       tail=st.sampled_from([["--algorithm", "alphabeta", "--depth", "2"],
+                             ["--algorithm", "mcts", "--iterations", "20"],
+                             ["--algorithm", "grundy"],
+                             ["--algorithm", "expectimax", "--depth", "1"],
+                             ["--algorithm", "minimax", "--depth", "2", "--max-nodes", "50"]]))
+def test_any_explain_command_line_ends_cleanly(game, words, tail, capsys):
+    from yipan.cli.main import main
+
+    try:
+        status = main(["explain", game, *words, *tail])
+    except SystemExit as stop:  # --help
+        status = stop.code if isinstance(stop.code, int) else 0
+    out, err = capsys.readouterr()
+    assert status in (0, 2) and "Traceback" not in err, (words, tail, err)
+    if status == 2:
+        assert err.count("\n") == 1, err
