@@ -248,7 +248,7 @@ def _signed(value: float | None) -> str:
         return "?"
     if not math.isfinite(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+g}" if float(value).is_integer() else f"{value:+.3f}"
+    return f"{int(value):+d}" if float(value).is_integer() else f"{value:+.3f}"
 
 
 def node_label(game: Game, node: TreeNode, algorithm: str) -> str:
@@ -291,7 +291,8 @@ def to_text(game: Game, explanation: Explanation) -> str:
     for origin, root in trees:
         if origin:
             moves = " ".join(move_text(game, m) for m in origin)
-            lines.append(f"then, to complete the principal variation, from [{moves}]:")
+            lines.append(f"then, to complete the principal variation, from [{moves}] (a "
+                         "search of its own: plies counted from there):")
         stack: list[tuple[TreeNode, int]] = [(root, 0)]
         while stack:
             node, level = stack.pop()

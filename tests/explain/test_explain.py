@@ -143,6 +143,17 @@ def test_mcts_nodes_carry_visits_that_add_up_and_ucb_scores():
     assert data["root"]["visits"] == 200 and "mean" in data["root"]
 
 
+def test_mcts_explained_is_the_search_solve_runs_with_the_same_seed():
+    args = ["tictactoe", "a1", "b2", "--algorithm", "mcts", "--iterations", "300", "--seed", "4",
+            "--json"]
+    tree, solution = yipan_cli("explain", *args), yipan_cli("solve", *args)
+    assert tree.returncode == solution.returncode == 0, tree.stderr + solution.stderr
+    tree_data, solved_data = json.loads(tree.stdout), json.loads(solution.stdout)
+    assert tree_data["nodes"] == solved_data["nodes"] == 300
+    assert tree_data["move"] == solved_data["move"]
+    assert abs(tree_data["value"] - solved_data["value"]) < 1e-6
+
+
 def test_expectimax_shows_chance_nodes_with_their_probabilities():
     game = yipan.get_game("2048")
     state = game.initial_state()

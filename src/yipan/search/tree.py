@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..core import CHANCE
 from .mcts import Node
@@ -147,7 +146,7 @@ class TreeRecorder:
         upper = event.upper if event.maximizing else event.lower
         node.bound = "lower" if lower else "upper" if upper else ""
         node.source = ("terminal" if event.terminal else "horizon" if event.horizon
-                       else "table" if event.table else "bounds" if event.bound
+                       else "table" if event.table else "proven bounds" if event.bound
                        else "mate distance" if event.mate_distance else "")
 
 
@@ -200,10 +199,3 @@ def mcts_tree(root: Node, root_player: int, exploration: float,
 def _ucb(mean: float, visits: int, parent_visits: int, exploration: float) -> float:
     """UCB1 as ``search.mcts`` selects: ``Q + c * sqrt(ln N / n)``."""
     return mean + exploration * math.sqrt(math.log(parent_visits) / visits)
-
-
-def summary(node: TreeNode) -> dict[str, Any]:
-    """How many nodes of each kind a tree holds (for a short report)."""
-    nodes = list(node.walk())
-    return {"nodes": len(nodes), "cutoffs": sum(n.cutoff for n in nodes),
-            "leaves": sum(not n.children for n in nodes)}
