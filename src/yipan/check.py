@@ -30,6 +30,7 @@ import copy
 import dataclasses
 import importlib
 import importlib.util
+import pickle
 import random
 import sys
 from collections.abc import Callable, Iterator
@@ -164,6 +165,11 @@ class _Checker:
             self.fault("state", f"the state holds a {inside}, which can change after it was "
                        "stored in a search's table", "the state's fields: use tuples and "
                        "frozensets instead of lists, dicts and sets", state, moves)
+        if _copy(state) != state:
+            self.fault("hash", "a copy of the state is not equal to it: states are compared "
+                       "by identity, so a position reached twice is never recognised",
+                       "the state's type: give it __eq__ and __hash__ by value (a tuple or "
+                       "NamedTuple has both)", state, moves)
 
     def playout(self, start: Any) -> None:
         game = self.game
@@ -237,12 +243,11 @@ class _Checker:
 
     def check_play(self, state: Any, move: Any, moves: list[str]) -> Any:
         game = self.game
-        try:
-            before = copy.deepcopy(state)
-        except Exception:  # noqa: BLE001 - a state that cannot be copied is compared as is
-            before = state
+        before = _copy(state)
+        frozen = _pickled(state)  # the whole structure, whatever its __eq__ says
         child = self.call("play", game.play, state, move, state=state, moves=moves)
-        if before is not state and before != state:
+        changed = _pickled(state) != frozen if frozen is not None else before != state
+        if before is not state and changed:
             self.fault("play", f"`play` changed the state it was given (playing "
                        f"{self.text(move)})", "play: build and return a new state; never "
                        "append to, assign into or sort the one it was given", before, moves)
@@ -281,7 +286,7 @@ class _Checker:
                 return
         move = legal[0]
         try:
-            game.play_checked(copy.deepcopy(state), move)
+            game.play_checked(_copy(state), move)
         except Exception as error:  # noqa: BLE001
             self.fault("notation", f"play_checked refuses the legal move {self.text(move)} "
                        f"({type(error).__name__}: {error})", "is_legal (or legal_moves): a "
@@ -328,6 +333,21 @@ class _Checker:
                            "would move next (the loser after a win), since the search "
                            "scores the end for that player", state, moves)
                 return
+
+
+def _copy(state: Any) -> Any:
+    """A deep copy of the state (the state itself when it cannot be copied)."""
+    try:
+        return copy.deepcopy(state)
+    except Exception:  # noqa: BLE001 - a user's state: compared as it is
+        return state
+
+
+def _pickled(state: Any) -> bytes | None:
+    try:
+        return pickle.dumps(state)
+    except Exception:  # noqa: BLE001 - a state pickle cannot write is compared by ==
+        return None
 
 
 def mutable_part(value: Any, depth: int = 0) -> str | None:
