@@ -40,6 +40,7 @@ ALGORITHMS = ("minimax", "alphabeta", "alphabeta-tt", "mcts", "mcts-solver", "ex
               "grundy")
 DEPTH_ALGORITHMS = ("minimax", "alphabeta", "alphabeta-tt", "expectimax")
 ITERATION_ALGORITHMS = ("mcts", "mcts-solver")
+REFINEMENTS = ("table", "symmetry", "ordering", "pvs", "bounds")  # fields of search.Options
 
 
 @dataclass(frozen=True)
@@ -60,9 +61,19 @@ class Explanation:
 
 def explain(game: Game, state: Any, algorithm: str, *, depth: int | None = None,
             iterations: int | None = None, rng: random.Random | None = None,
-            max_nodes: int = DEFAULT_MAX_NODES) -> Explanation:
-    """Run ``algorithm`` on ``state`` and record the tree it explored (module doc)."""
+            max_nodes: int = DEFAULT_MAX_NODES, without: tuple[str, ...] = ()) -> Explanation:
+    """Run ``algorithm`` on ``state`` and record the tree it explored (module doc).
+
+    ``without`` names refinements of ``alphabeta-tt`` to turn off (``REFINEMENTS``: the
+    table, symmetry, move ordering, principal-variation search, proven bounds), to see what
+    each one saves."""
     check(game, state, algorithm, depth, iterations)
+    if without and algorithm != "alphabeta-tt":
+        raise CapabilityError("refinements are turned off in alphabeta-tt (alphabeta has none)")
+    unknown = [name for name in without if name not in REFINEMENTS]
+    if unknown:
+        raise CapabilityError(f"unknown refinement {unknown[0]!r}; refinements: "
+                              f"{', '.join(REFINEMENTS)}")
     if algorithm in ITERATION_ALGORITHMS:
         assert iterations is not None
         return _mcts(game, state, algorithm, iterations, rng or random.Random(), max_nodes)
@@ -75,7 +86,8 @@ def explain(game: Game, state: Any, algorithm: str, *, depth: int | None = None,
     elif algorithm == "expectimax":
         result = expectimax(game, state, depth=depth, trace=recorder)
     else:
-        options = PLAIN if algorithm == "alphabeta" else Options()
+        options = PLAIN if algorithm == "alphabeta" else Options(
+            **{name: False for name in without})
         result = alphabeta(game, state, depth=depth, trace=recorder, options=options)
     assert recorder.root is not None
     return Explanation(algorithm, result.value, result.move, result.stats.nodes, recorder.root,

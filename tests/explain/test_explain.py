@@ -115,6 +115,22 @@ def test_on_random_positions_the_tree_is_the_search(seed, algorithm):
     assert explanation.root.value == explanation.value == result.value
 
 
+def test_alphabeta_tt_without_its_refinements_is_plain_alphabeta():
+    from yipan.explain import REFINEMENTS
+
+    state = replay(TICTACTOE, ["a1"])[-1]
+    plain = explain(TICTACTOE, state, "alphabeta", depth=9)
+    stripped = explain(TICTACTOE, state, "alphabeta-tt", depth=9, without=REFINEMENTS)
+    assert to_json(TICTACTOE, stripped)["root"] == to_json(TICTACTOE, plain)["root"]
+    without_table = explain(TICTACTOE, state, "alphabeta-tt", depth=9, without=("table",))
+    full = explain(TICTACTOE, state, "alphabeta-tt", depth=9)
+    assert full.nodes < without_table.nodes < plain.nodes  # what the table saves, and PVS
+    tables = [node for node in full.root.walk() if node.source == "table"]
+    assert tables and not [n for n in without_table.root.walk() if n.source == "table"]
+    for explanation in (plain, stripped, without_table, full):
+        assert explanation.value == full.value
+
+
 def test_a_capped_tree_says_so_and_keeps_the_true_count():
     state = replay(TICTACTOE, ["b2", "a1"])[-1]
     full = explain(TICTACTOE, state, "minimax", depth=9)

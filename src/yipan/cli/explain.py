@@ -11,7 +11,8 @@ what ``yipan solve`` reports for the same algorithm and position. The tree is ca
               "cutoff": false, "children": [...]}}
 
 ``alpha``/``beta`` null stand for an unbounded window; every value is from MAX's side (the
-side to move at the root).
+side to move at the root). ``--without table`` (or ``symmetry``, ``ordering``, ``pvs``,
+``bounds``; repeated for more) turns a refinement of ``alphabeta-tt`` off, to see what it saves.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import argparse
 import random
 
 from ..core import replay
-from ..explain import ALGORITHMS, check, explain, to_dot, to_json, to_text
+from ..explain import ALGORITHMS, REFINEMENTS, check, explain, to_dot, to_json, to_text
 from ..search.tree import DEFAULT_MAX_NODES
 from .common import count, moves_from_args, print_json, start_game_command
 
@@ -48,6 +49,8 @@ def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-nodes", type=count(1, 10_000_000), default=DEFAULT_MAX_NODES,
                         help=f"nodes of the tree kept (default {DEFAULT_MAX_NODES:,})")
     parser.add_argument("--seed", type=int, default=None, help="seed for MCTS")
+    parser.add_argument("--without", action="append", default=[], choices=REFINEMENTS,
+                        help="alphabeta-tt without this refinement (repeat for more)")
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("--json", action="store_true", help="print one JSON object")
     shown.add_argument("--dot", action="store_true", help="print the tree for Graphviz")
@@ -61,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     check(game, state, args.algorithm, args.depth, args.iterations)
     explanation = explain(game, state, args.algorithm, depth=args.depth,
                           iterations=args.iterations, rng=random.Random(args.seed),
-                          max_nodes=args.max_nodes)
+                          max_nodes=args.max_nodes, without=tuple(args.without))
     if args.json:
         print_json(to_json(game, explanation, moves, args.depth, args.iterations))
     elif args.dot:
