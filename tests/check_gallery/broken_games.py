@@ -194,6 +194,15 @@ class IdentityState(HashDisagrees):
         return Counter(s.stones - m, 1 - s.mover)
 
 
+class CrashesSomewhere(Pile):
+    """``legal_moves`` reads a table that misses the entry for three stones."""
+
+    MOST = {7: 2, 6: 2, 5: 2, 4: 2, 2: 2, 1: 1}
+
+    def legal_moves(self, s):
+        return list(range(1, self.MOST[s[0]] + 1)) if s[0] else []
+
+
 def make_pile() -> Game:
     """A factory, as ``yipan check broken_games.py:make_pile`` names it."""
     return Pile()

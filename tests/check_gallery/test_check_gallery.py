@@ -30,6 +30,7 @@ FAULTS = {
     "NoMovesBeforeTheEnd": ("moves", "there is no legal move, but outcome says the game goes on"),
     "HashDisagrees": ("hash", "two equal states have different hashes"),
     "IdentityState": ("hash", "a copy of the state is not equal to it"),
+    "CrashesSomewhere": ("raised:legal_moves", "legal_moves raised KeyError: 3"),
     "NotationBroken": ("notation", "parse_move cannot read it back"),
     "NotZeroSum": ("outcome", "does not add up to zero"),
     "SecondPlayerNeverMoves": ("to-move", "never names the second player"),
