@@ -13,6 +13,7 @@ import pytest
 
 import yipan
 from yipan.check import check_game, load_game
+from yipan.core import game_spec
 
 HERE = Path(__file__).resolve().parent
 GALLERY = str(HERE / "broken_games.py")
@@ -22,7 +23,7 @@ SRC = str(HERE.parents[1] / "src")
 FAULTS = {
     "WinForTheWrongSide": ("last-mover", "the win is scored for the wrong side"),
     "NeverEnds": ("ends", "after 10,000 random moves the game has not ended"),
-    "PlayersSwapped": ("to-move", "player 1 moves first"),
+    "PlayersSwapped": ("to-move", "the players are swapped"),
     "SwappedAtTheEnd": ("search", "maximising and minimising players are swapped"),
     "MutatingPlay": ("play", "`play` changed the state it was given"),
     "UnhashableState": ("state", "the state cannot be hashed"),
@@ -62,9 +63,19 @@ def test_a_skipped_check_is_not_reported():
     assert "last-mover" not in {fault.check for fault in faults}
 
 
-@pytest.mark.parametrize("name", yipan.list_games())
-def test_every_built_in_game_passes(name):
-    assert check_game(yipan.get_game(name), rng=random.Random(3), playouts=1) == []
+def variants():
+    for name in yipan.list_games():
+        yield pytest.param(name, {}, id=name)
+        for number, options in enumerate(game_spec(name).examples, 1):
+            yield pytest.param(name, options, id=f"{name}-example{number}")
+
+
+@pytest.mark.parametrize(("name", "options"), list(variants()))
+def test_every_built_in_game_passes(name, options):
+    # misère play: the last player to move loses by design
+    skip = ("last-mover",) if options.get("rule") == "misere" else ()
+    game = yipan.get_game(name, **options)
+    assert check_game(game, rng=random.Random(3), playouts=1, skip=skip) == []
 
 
 def yipan_cli(*args: str) -> subprocess.CompletedProcess:
