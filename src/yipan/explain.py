@@ -139,8 +139,7 @@ def _grundy(game: Game, state: Any, max_nodes: int) -> Explanation:
     valued elsewhere in the tree first appears as a ``known`` leaf."""
     moves_of: dict[Hashable, list[Hashable]] = {}
     memo: dict[Hashable, int] = {}
-    built: dict[Hashable, TreeNode] = {}
-    placed: set[Hashable] = set()
+    built: dict[Hashable, TreeNode] = {}  # subtrees valued and not yet hung under a parent
 
     def options(position: Any) -> list[Any]:
         moves = list(game.legal_moves(position))
@@ -156,11 +155,10 @@ def _grundy(game: Game, state: Any, max_nodes: int) -> Explanation:
     def observe(position: Hashable, children: list, value: int) -> None:
         node = TreeNode(None, value=value, options=tuple(memo[child] for child in children))
         for move, child in zip(moves_of.pop(position), children, strict=True):
-            below = built.pop(child, None) if child not in placed else None
-            if below is None:
+            below = built.pop(child, None)
+            if below is None:  # valued under an earlier option (or met twice here)
                 node.children.append(TreeNode(move, value=memo[child], known=True))
             else:
-                placed.add(child)
                 below.move = move
                 node.children.append(below)
         built[position] = node
