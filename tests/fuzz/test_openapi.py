@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-schemathesis = pytest.importorskip("schemathesis", reason="the fuzz tests need schemathesis")
+schemathesis = pytest.importorskip("schemathesis",
+                                   reason="the fuzz tests need schemathesis (the test extra)")
 pytest.importorskip("fastapi", reason="the web tests need the web extra")
 
 from hypothesis import HealthCheck, settings  # noqa: E402

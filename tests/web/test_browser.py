@@ -14,8 +14,6 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 import pytest
 
-from yipan.core import list_games
-
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -24,7 +22,7 @@ PHONE = {"width": 390, "height": 844}
 WAIT = 60_000  # ms: generous, the machine may be busy; a wait only ends early on success
 
 sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="browser tests need playwright (pip install playwright)")
+                               reason="browser tests need playwright (the test extra)")
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
                 allow_module_level=True)
@@ -70,11 +68,6 @@ def wait_for_turn(page) -> str:
 def url_moves(page) -> list[str]:
     query = parse_qs(urlparse(page.url).query)
     return query.get("moves", [""])[0].split()
-
-
-def require_game(name: str) -> None:
-    if name not in list_games():
-        pytest.skip(f"the game {name!r} is not registered in this build (its issue lands it)")
 
 
 @pytest.mark.parametrize(("first", "seed"), [("human", 1), ("ai", 2)])
@@ -156,7 +149,6 @@ def test_tictactoe_the_winning_line_is_highlighted_and_coordinates_drawn(open_pa
 
 
 def test_gomoku_the_winning_five_is_highlighted(open_page, tmp_path: Path) -> None:
-    require_game("gomoku")
     # black on f8..j8 (row 7 from the top, columns 5 to 9); white scattered on row 14
     page = open_page("?game=gomoku&moves=f8+a14+g8+c14+h8+e14+i8+g14+j8&first=human")
     page.wait_for_selector("#status.over", timeout=WAIT)
@@ -168,7 +160,6 @@ def test_gomoku_the_winning_five_is_highlighted(open_page, tmp_path: Path) -> No
 
 
 def test_connect4_the_ai_answers_a_move(open_page, tmp_path: Path) -> None:
-    require_game("connect4")
     page = open_page("?game=connect4&first=human&engine=alphabeta&level=0.3s")
     wait_for_turn(page)
     columns = page.locator("svg.board .column.playable")
@@ -186,7 +177,6 @@ def test_connect4_the_ai_answers_a_move(open_page, tmp_path: Path) -> None:
 
 
 def test_nim_a_click_on_a_token_takes_it_and_those_after_it(open_page, tmp_path: Path) -> None:
-    require_game("nim")
     page = open_page("?game=nim&first=human&engine=alphabeta&level=0.3s")
     wait_for_turn(page)
     tokens_before = page.locator("svg.board .token").count()
@@ -199,7 +189,6 @@ def test_nim_a_click_on_a_token_takes_it_and_those_after_it(open_page, tmp_path:
 
 
 def test_2048_tiles_are_drawn_and_arrow_keys_play(open_page, tmp_path: Path) -> None:
-    require_game("2048")
     page = open_page("?game=2048&first=human")
     wait_for_turn(page)  # the two starting tiles are chance draws, played by the page
     assert page.locator("svg.board.tiles .tile-text").count() == 2
@@ -289,7 +278,6 @@ def wait_for_moves(page, count: int) -> None:
 
 
 def test_connect4_setup_in_words_and_the_ai_by_default(open_page) -> None:
-    require_game("connect4")
     page = open_page("?game=connect4")
     wait_for_turn(page)
     assert page.locator("#engine").input_value() == "ai"  # the game's own AI, its strongest
@@ -319,7 +307,6 @@ def test_the_last_move_is_marked_without_hiding_the_winning_line(open_page) -> N
 
 def test_gomoku_values_are_a_colour_scale_and_players_are_colours(open_page,
                                                                   tmp_path: Path) -> None:
-    require_game("gomoku")
     page = open_page("?game=gomoku&moves=h8+h9+i8+i9&first=human&engine=ai&values=1")
     wait_for_turn(page)
     assert "Black" in page.locator("#status").inner_text()
@@ -349,7 +336,6 @@ def test_proven_values_read_w_and_l_with_a_legend(open_page) -> None:
 
 
 def test_the_game_ai_thinks_aloud_and_moves_now(open_page) -> None:
-    require_game("connect4")
     # the AI plays second (its strategy book covers the first player's moves only) and has
     # 10 s; Move now makes it answer at once
     page = open_page("?game=connect4&first=human&engine=ai&level=perfect-10s&moves=4+4+3")
@@ -401,7 +387,6 @@ def test_a_keyboard_only_game(open_page) -> None:
     ("?game=kayles&o.heaps=5&first=human&engine=random", ["ArrowRight"] * 4, "1:1=2+2"),
 ])
 def test_keyboard_play_on_other_boards(open_page, query: str, keys: list[str], move: str) -> None:
-    require_game(parse_qs(urlparse(query).query)["game"][0])
     page = open_page(query)
     wait_for_turn(page)
     page.locator("svg.board [data-key][tabindex='0']").focus()
@@ -421,7 +406,6 @@ def test_keyboard_play_on_other_boards(open_page, query: str, keys: list[str], m
 ])
 def test_rows_of_pins_are_played_by_clicking(open_page, game: str, heaps: str, target: str,
                                              move: str) -> None:
-    require_game(game)
     page = open_page(f"?game={game}&o.heaps={heaps}&first=human&engine=random")
     wait_for_turn(page)
     page.locator(f"svg.board {target}").first.click()
@@ -431,7 +415,6 @@ def test_rows_of_pins_are_played_by_clicking(open_page, game: str, heaps: str, t
 
 
 def test_heaps_are_typed_as_the_hint_says(open_page) -> None:
-    require_game("nim")
     page = open_page("?game=nim&first=human")
     wait_for_turn(page)
     field = page.locator("#options input[name='heaps']")
@@ -466,7 +449,6 @@ def test_browser_back_steps_back_through_your_moves(open_page) -> None:
 
 
 def test_2048_shows_its_score_and_undo_keeps_the_opening_tiles(open_page) -> None:
-    require_game("2048")
     page = open_page("?game=2048&first=human")
     wait_for_turn(page)
     assert "Score: 0" in page.locator("#figures").inner_text()
@@ -508,7 +490,6 @@ def test_text_contrast_is_at_least_4_5_to_1(open_page, query: str) -> None:
     """Every text on the page against what it is drawn on: axe's colour-contrast rule for the
     page's text (when axe is installed), a measurement of each board text, and the borders
     of controls (3:1). (2048's tiles: in the 2048 test.)"""
-    require_game(parse_qs(urlparse(query).query)["game"][0])
     page = open_page(query)
     wait_for_turn(page)
     if "values=1" in query:
@@ -527,7 +508,6 @@ def test_text_contrast_is_at_least_4_5_to_1(open_page, query: str) -> None:
     assert violations == {}
 def test_chess_a_click_on_a_piece_shows_its_moves_and_a_second_plays(open_page,
                                                                       tmp_path: Path) -> None:
-    require_game("chess")
     page = open_page("?game=chess&first=human&engine=ai&level=0.2s")
     wait_for_turn(page)
     assert page.locator("svg.board.chess text.piece").count() == 32
@@ -543,7 +523,6 @@ def test_chess_a_click_on_a_piece_shows_its_moves_and_a_second_plays(open_page,
 
 
 def test_chess_check_and_promotion_choice(open_page, tmp_path: Path) -> None:
-    require_game("chess")
     page = open_page("?game=chess&o.fen=4k3%2F1P6%2F8%2F8%2F8%2F8%2F8%2F4K2R+w+K+-+0+1"
                      "&first=human&engine=ai&level=0.2s")
     wait_for_turn(page)
@@ -564,7 +543,6 @@ def test_chess_check_and_promotion_choice(open_page, tmp_path: Path) -> None:
     checked.wait_for_selector('svg.board .check', timeout=WAIT)
     assert checked.locator("svg.board .check").count() == 1
 def test_xiangqi_points_river_palaces_and_a_move_by_clicks(open_page, tmp_path: Path) -> None:
-    require_game("xiangqi")
     page = open_page("?game=xiangqi&first=human&engine=ai&level=0.2s")
     wait_for_turn(page)
     assert page.locator("svg.board.xiangqi circle.piece").count() == 32
@@ -583,7 +561,6 @@ def test_xiangqi_points_river_palaces_and_a_move_by_clicks(open_page, tmp_path: 
 
 
 def test_xiangqi_a_game_to_checkmate_on_the_board(open_page) -> None:
-    require_game("xiangqi")
     page = open_page("?game=xiangqi&o.fen=3k5%2FR8%2F9%2F9%2F9%2F9%2F9%2F9%2F9%2F4K3R+w"
                      "&first=human&engine=ai&level=0.2s")
     wait_for_turn(page)
@@ -642,12 +619,10 @@ def test_the_ai_shows_its_win_rate_and_candidates_while_it_thinks(open_page) -> 
 
 
 def test_connect4_puct_shows_the_networks_value_and_policy(open_page, tmp_path: Path) -> None:
-    require_game("connect4")
     from yipan.engines import has_network
     from yipan.games.connect4 import ConnectFour
 
-    if not has_network(ConnectFour()):
-        pytest.skip("no Connect Four network shipped")
+    assert has_network(ConnectFour()), "the Connect Four network is shipped in src/yipan/data"
     page = open_page("?game=connect4&first=ai&engine=puct&level=0.3s")
     page.wait_for_function("() => document.querySelectorAll('#moves li').length === 1",
                            timeout=WAIT)

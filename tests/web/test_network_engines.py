@@ -20,8 +20,7 @@ MOVES = list("4453423")
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    if not has_network(ConnectFour()):
-        pytest.skip("no Connect Four network shipped in src/yipan/data")
+    assert has_network(ConnectFour()), "the Connect Four network is shipped in src/yipan/data"
     with TestClient(create_app(max_running=2)) as test_client:
         yield test_client
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-httpx = pytest.importorskip("httpx", reason="the stream test needs httpx")
+httpx = pytest.importorskip("httpx", reason="the stream test needs httpx (the test extra)")
 
 X_WINS_NEXT = ["a1", "a2", "b1", "b2"]
 

@@ -101,10 +101,7 @@ def epd_cases(path, max_leaves: int) -> list:
 
 def test_perft_of_the_reference_positions(shared_data):
     """Every position of perft_sunfish.epd, to every depth of at most 300,000 leaves."""
-    path = shared_data / "chess" / "perft_sunfish.epd"
-    if not path.exists():
-        pytest.skip(f"{path} not found")
-    cases = epd_cases(path, 300_000)
+    cases = epd_cases(shared_data / "chess" / "perft_sunfish.epd", 300_000)
     assert len(cases) > 300
     for fen_text, depth, leaves in cases:
         game = Chess(fen_text)
