@@ -5,13 +5,14 @@
 Each command runs twice in a fresh numba cache folder (``NUMBA_CACHE_DIR``): the first run
 compiles the kernels (cold), the second loads them (warm). The command's whole wall time is
 printed, with the time its preparation took (the line ``ready in N s`` on stderr when it was
-announced), and whether the cold and the warm runs gave the same answer: searches are bounded
-by nodes, so a machine's speed, or a compilation, cannot change an answer.
+announced), its CPU time, and whether the cold and the warm runs gave the same answer:
+searches are bounded by nodes, so a machine's speed, or a compilation, cannot change an answer.
+numba compiles on one CPU, so on an idle machine the wall time is about the CPU time; on a
+busy one the CPU time is what the command would have waited alone.
 
 Then the Gomocup brain as a tournament manager starts it: the seconds from ``START 15`` to
-its ``OK`` (cold and warm), and its first move after ``BEGIN`` (the centre, an opening rule);
-the cold START with a second process compiling the threat search (the default on two CPUs or
-more) and without it (``YIPAN_COMPILE_HELPER=0``), in turn, and their ratio.
+its ``OK`` (cold and warm), the CPU seconds it had used by then (since it started: its
+imports too), and its first move after ``BEGIN`` (the centre, an opening rule).
 ``--brain-only`` measures the brain alone.
 """
 
@@ -21,6 +22,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -32,6 +34,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 COMMANDS = [
     ("gomoku", ["analyze", "gomoku", "h8", "i9", "--nodes", "100000", "--json"]),
+    ("chess", ["analyze", "chess", "e2e4", "--nodes", "20000", "--json"]),
     ("connect4", ["analyze", "connect4", "44455554221", "--json"]),
     ("connect4 player", ["analyze", "connect4", "4", "--ai", "player", "--nodes", "200000",
                          "--json"]),
@@ -41,25 +44,41 @@ COMMANDS = [
 ]
 
 
-def run(arguments: list[str], cache: str) -> tuple[float, float | None, str]:
-    """(wall seconds, preparation seconds if announced, the answer's move)."""
+def children_cpu() -> float:
+    """CPU seconds (user and system) of this process's children that have ended."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_of(pid: int) -> float | None:
+    """CPU seconds a running process has used so far (Linux's /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def run(arguments: list[str], cache: str) -> tuple[float, float | None, float, str]:
+    """(wall seconds, preparation seconds if announced, CPU seconds, the answer's move)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(SRC)}
+    cpu = children_cpu()
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "yipan", *arguments], capture_output=True,
                           text=True, env=env, timeout=900)
     wall = time.perf_counter() - start
+    cpu = children_cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(arguments)} failed: {done.stderr.strip()[:300]}")
     ready = re.search(r"ready in ([0-9.]+) s", done.stderr)
     move = json.loads(done.stdout.strip().splitlines()[-1]).get("move")
-    return wall, float(ready.group(1)) if ready else None, str(move)
+    return wall, float(ready.group(1)) if ready else None, cpu, str(move)
 
 
-def brain_start(cache: str, helper: bool = True) -> tuple[float, str]:
-    """(seconds from START to OK, the move after BEGIN) of a fresh ``pbrain-yipan``; with
-    ``helper`` off, no second process compiles the threat search on a cold start."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(SRC),
-           "YIPAN_COMPILE_HELPER": "1" if helper else "0"}
+def brain_start(cache: str) -> tuple[float, float | None, str]:
+    """(seconds from START to OK, CPU seconds used by then, the move after BEGIN) of a fresh
+    ``pbrain-yipan``."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(SRC)}
     brain = subprocess.Popen([sys.executable, "-m", "yipan.protocols.gomocup"], text=True,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
     to_brain, from_brain = brain.stdin, brain.stdout
@@ -86,6 +105,7 @@ def brain_start(cache: str, helper: bool = True) -> tuple[float, str]:
         if answer() != "OK":
             raise SystemExit("the brain did not answer START with OK")
         seconds = time.perf_counter() - start
+        cpu = cpu_of(brain.pid)
         send("BEGIN")
         move = answer()
         send("END")
@@ -94,7 +114,7 @@ def brain_start(cache: str, helper: bool = True) -> tuple[float, str]:
         watchdog.cancel()
         if brain.poll() is None:
             brain.kill()
-    return seconds, move
+    return seconds, cpu, move
 
 
 def main() -> int:
@@ -109,38 +129,35 @@ def main() -> int:
 
 
 def commands(rounds: int = 1) -> None:
-    print(f"{'command':<18} {'cold s':>8} {'(compile)':>10} {'warm s':>8} {'(load)':>8}  "
-          "same answer")
+    print(f"{'command':<16} {'cold s':>7} {'(compile)':>9} {'cold CPU':>8} {'warm s':>7} "
+          f"{'(load)':>7} {'warm CPU':>8}  same answer")
     for name, arguments in COMMANDS:
         for _ in range(rounds):
             with tempfile.TemporaryDirectory(prefix="yipan-cold-") as cache:
-                cold, compiled, cold_move = run(arguments, cache)
-                warm, loaded, warm_move = run(arguments, cache)
-            print(f"{name:<18} {cold:8.1f} {compiled or 0:10.1f} {warm:8.1f} {loaded or 0:8.1f}"
-                  f"  {'yes' if cold_move == warm_move else f'NO: {cold_move} / {warm_move}'}")
+                cold, compiled, cold_cpu, cold_move = run(arguments, cache)
+                warm, loaded, warm_cpu, warm_move = run(arguments, cache)
+            print(f"{name:<16} {cold:7.1f} {compiled or 0:9.1f} {cold_cpu:8.1f} {warm:7.1f} "
+                  f"{loaded or 0:7.1f} {warm_cpu:8.1f}  {same(cold_move, warm_move)}")
     print("(compile) and (load): the preparation the command announced (0: under 2 s, "
-          "not announced)")
+          "not announced); CPU: the command's CPU seconds")
     print()
 
 
 def brain(rounds: int) -> None:
-    """Cold START with the second compiling process (the default) and without it, in
-    turn, then a warm START; each cold start in a fresh cache."""
-    print(f"{'pbrain-yipan':<26} {'cold START':>11} {'warm START':>11}  same first move")
-    ratios = []
+    """A cold START (a fresh cache), then a warm one, ``rounds`` times."""
+    print(f"{'pbrain-yipan':<12} {'cold START':>11} {'(CPU)':>6} {'warm START':>11} {'(CPU)':>6}"
+          "  same first move")
     for _ in range(rounds):
-        seconds = {}
-        for helper in (True, False):
-            with tempfile.TemporaryDirectory(prefix="yipan-cold-") as cache:
-                cold, cold_move = brain_start(cache, helper)
-                warm, warm_move = brain_start(cache, helper)
-            seconds[helper] = cold
-            name = "START to OK" + ("" if helper else ", one process")
-            print(f"{name:<26} {cold:10.1f}s {warm:10.1f}s  "
-                  f"{'yes' if cold_move == warm_move else f'NO: {cold_move} / {warm_move}'}")
-        ratios.append(seconds[True] / seconds[False])
-    print(f"cold START with the second process / without: "
-          f"{', '.join(f'{r:.2f}x' for r in ratios)}")
+        with tempfile.TemporaryDirectory(prefix="yipan-cold-") as cache:
+            cold, cold_cpu, cold_move = brain_start(cache)
+            warm, warm_cpu, warm_move = brain_start(cache)
+        print(f"{'START to OK':<12} {cold:10.1f}s {cold_cpu or 0:6.1f} {warm:10.1f}s "
+              f"{warm_cpu or 0:6.1f}  {same(cold_move, warm_move)}")
+    print("(CPU): the brain's CPU seconds from its start to its OK (its imports too)")
+
+
+def same(cold: str, warm: str) -> str:
+    return "yes" if cold == warm else f"NO: {cold} / {warm}"
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-DATA_DIR = Path(os.environ.get("YIPAN_DATA", Path(__file__).resolve().parents[1].parent
-                               / "shared" / "data"))
+ROOT = Path(__file__).resolve().parents[1]  # the checkout
+SRC = ROOT / "src"
+DATA_DIR = Path(os.environ.get("YIPAN_DATA", ROOT.parent / "shared" / "data"))
 
 
 @pytest.fixture(scope="session")
@@ -49,16 +50,14 @@ print(json.dumps({"compiled": compiled, **report}))
 
 @pytest.fixture
 def count_compilations(tmp_path: Path) -> Callable[..., dict]:
-    """``count(code, helper=False)``: run ``code`` in a fresh process on this test's numba
-    cache (``tmp_path``: empty at first, kept between calls) and return what numba compiled
-    there (``{"compiled": {kernel name: times}}``, with what the code put in ``report``).
-    Compiling helpers (``yipan.native_helper``) are off unless ``helper``."""
+    """``count(code)``: run ``code`` in a fresh process on this test's numba cache
+    (``tmp_path``: empty at first, kept between calls) and return what numba compiled there
+    (``{"compiled": {kernel name: times}}``, with what the code put in ``report``)."""
 
-    def count(code: str, helper: bool = False) -> dict:
-        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-        env.pop("YIPAN_COMPILE_HELPER", None)
-        if not helper:
-            env["YIPAN_COMPILE_HELPER"] = "0"
+    def count(code: str) -> dict:
+        # (this tree's yipan, not whichever one is installed)
+        path = os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": path}
         done = subprocess.run([sys.executable, "-c", COUNTING, code], capture_output=True,
                               text=True, env=env, timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]
@@ -78,7 +77,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # -- skips allowed in CI ---------------------------------------------------------------------------
-ROOT = Path(__file__).resolve().parents[1]
 EXTRAS = "|".join(tomllib.loads((ROOT / "pyproject.toml").read_text())
                   ["project"]["optional-dependencies"])
 

@@ -10,13 +10,13 @@ than a moment, the user is told what is happening, and then how long it took.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from .core import Game, game_spec, get_game, list_games
-from .native_helper import cpus
 from .plugins import load_game_modules
 
 Say = Callable[[str], None]
@@ -129,6 +129,14 @@ def _prepare_on_processes(games: list[str], say: Say | None, counters: bool,
             if say is not None:
                 say(f"{name} ready in {seconds[name]:.1f} s")
     return {name: seconds[name] for name in games}
+
+
+def cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (not on every system)
+        return os.cpu_count() or 1
 
 
 def compile_workers() -> int:

@@ -1,7 +1,6 @@
 """The import layers of src/yipan, enforced: arrows only point down.
 
-    rank 0  native, native_struct,    numba helpers; nothing of yipan
-            native_helper
+    rank 0  native, native_struct     numba helpers; nothing of yipan
     rank 1  core                      the Game protocol, results, hooks, registry
     rank 2  search, impartial         algorithms over the protocol (never a game)
     rank 3  books, learning           stored search results (opening books), networks
@@ -26,7 +25,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 RANKS = {
-    "native": 0, "native_struct": 0, "native_helper": 0,
+    "native": 0, "native_struct": 0,
     "core": 1, "search": 2, "impartial": 2, "books": 3, "learning": 3,
     "games": 4,
     "players": 5, "engines": 5, "prepare": 5, "plugins": 5, "cluster": 5, "explain": 5,

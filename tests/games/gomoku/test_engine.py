@@ -32,7 +32,6 @@ from yipan.games.gomoku.patterns import (
     shape_of,
 )
 from yipan.games.gomoku.search import INFINITY, negamax
-from yipan.native_helper import cpus
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
 
@@ -228,24 +227,12 @@ def test_search_with_a_trace_prints_the_tree_of_the_plain_search():
 
 
 PREPARE_AND_THINK = """
-import sys
-from yipan.games.gomoku import first_run
 from yipan.games.gomoku.engine import Engine
-from yipan.games.gomoku.threats import threat_node
 
-helpers = []
-start = first_run.compile_elsewhere
-if MODE == "failing":  # a second process that dies at once: this one compiles it all
-    import subprocess
-    start = lambda *a: subprocess.Popen([sys.executable, "-c", "raise SystemExit(1)"])
-first_run.compile_elsewhere = lambda *a: helpers.append(start(*a)) or helpers[-1]
 engine = Engine.prepared(15, "freestyle", memory_bytes=1 << 20)
 for point in (112, 113, 127, 97, 128):  # a position with threats for both searches
     engine.play(point)
 report["move"] = engine.think(seconds=None, nodes=20_000, max_depth=4).move
-report["helper"] = [h is not None for h in helpers]
-report["helper_ok"] = [h.returncode for h in helpers if h is not None]
-report["threats_loaded"] = sum(threat_node._cache_hits.values())
 """
 
 KERNELS = ("place", "remove", "_update_lines", "find_level", "out_of_budget", "negamax",
@@ -253,57 +240,15 @@ KERNELS = ("place", "remove", "_update_lines", "find_level", "out_of_budget", "n
            "evaluate", "from_table", "to_table")
 
 
-def prepare_and_think(count_compilations, mode: str) -> dict:
-    return count_compilations(f"MODE = {mode!r}\n" + PREPARE_AND_THINK,
-                              helper=mode != "alone")
-
-
-def test_the_costly_kernels_are_compiled_once(count_compilations):
+def test_the_costly_kernels_are_compiled_once_and_then_loaded(count_compilations):
     """One compiled version each of the board's update and the two recursive searches, on a
     machine's first run (a fresh numba cache): a caller passing a point as int32 or a literal
-    would add seconds to every first run."""
-    compiled = prepare_and_think(count_compilations, "alone")["compiled"]
+    would add seconds to every first run. The next run loads them all from numba's cache
+    (``now`` reads the clock in Python's object mode, which numba compiles on every run: it is
+    not among them) and plays the same move."""
+    cold = count_compilations(PREPARE_AND_THINK)
     for kernel in KERNELS:
-        assert compiled.get(kernel) == 1, (kernel, compiled)
-
-
-def test_a_helper_that_fails_costs_nothing_but_its_start(count_compilations):
-    report = prepare_and_think(count_compilations, "failing")
-    assert report["helper_ok"] == [1]
-    assert report["compiled"].get("threat_node") == 1 and report["threats_loaded"] == 0
-
-
-def test_each_share_loads_what_the_other_compiled(count_compilations):
-    """The kernels each process compiles from their signatures (``first_run``) are the very
-    versions the other process and the engine call. In a fresh cache, one process runs the
-    second process's share; then another runs this process's share and compiles nothing but
-    the alpha-beta search (its pieces and the board's kernels are loaded, so their
-    signatures are the ones the search calls them with); then a fresh engine compiles none of
-    the costly kernels (so every signature is the engine's own)."""
-    count_compilations("from yipan.games.gomoku import first_run\n"
-                       "first_run.main(['15', 'freestyle'])")
-    here = count_compilations("from yipan.games.gomoku import first_run\n"
-                              "first_run.compile_search_here(15, 'freestyle')")["compiled"]
-    assert here.get("negamax") == 1, here
-    assert not (set(KERNELS) - {"negamax"}) & set(here), here
-    report = prepare_and_think(count_compilations, "alone")
-    assert not set(KERNELS) & set(report["compiled"]), report
-
-
-@pytest.mark.skipif(cpus() < 2, reason="the second process needs a second CPU")
-def test_a_first_run_compiles_on_two_processes(count_compilations):
-    """With a fresh cache, preparing the engine starts the second process, which compiles the
-    threat search; this process compiles the alpha-beta search and loads the threat search
-    from the cache, and plays as an engine that compiled everything."""
-    report = prepare_and_think(count_compilations, "helped")
-    assert report["helper"] == [True] and report["helper_ok"] == [0]
-    compiled = report["compiled"]
-    assert "threat_node" not in compiled and report["threats_loaded"] == 1, report
-    assert compiled.get("negamax") == 1, compiled
-    assert all(compiled.get(kernel, 0) <= 1 for kernel in KERNELS), compiled
-    # (the other kernels: compiled here, or loaded if the other process was first)
-    again = prepare_and_think(count_compilations, "helped")  # all cached: no helper
-    assert again["helper"] == [False], again
-    assert not set(KERNELS) & set(again["compiled"]), again  # (``now`` reads the clock in
-    # Python's object mode, which numba compiles on every run: it has no cache)
-    assert again["move"] == report["move"]
+        assert cold["compiled"].get(kernel) == 1, (kernel, cold)
+    warm = count_compilations(PREPARE_AND_THINK)  # (the same cache)
+    assert not set(KERNELS) & set(warm["compiled"]), warm
+    assert warm["move"] == cold["move"]

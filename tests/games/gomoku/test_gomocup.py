@@ -191,7 +191,6 @@ def test_a_slow_start_is_announced_with_message_lines_before_ok(monkeypatch):
     import time
 
     from yipan import prepare
-    from yipan.games.gomoku import first_run
     from yipan.games.gomoku.engine import Engine
     from yipan.protocols.gomocup import serve
 
@@ -199,12 +198,11 @@ def test_a_slow_start_is_announced_with_message_lines_before_ok(monkeypatch):
     out = io.StringIO()
     monkeypatch.setattr(prepare, "ANNOUNCE_AFTER", 0.05)
 
-    def slow_warm_up(self, share) -> None:  # stands for the first compilation
+    def slow_warm_up(self) -> None:  # stands for the first compilation
         time.sleep(0.3)
         heard_during.append(out.getvalue())
 
-    monkeypatch.setattr(first_run, "compile_elsewhere", lambda size, rule: None)
-    monkeypatch.setattr(Engine, "_warm_up", slow_warm_up)
+    monkeypatch.setattr(Engine, "warm_up", slow_warm_up)
     serve(["START 15\n", "END\n"], out)
     lines = out.getvalue().splitlines()
     assert heard_during[0].startswith("MESSAGE preparing the Gomoku engine")

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core import WIN, Limit
-from ...native_helper import stop
 from .rules import Chess, Position, legal_moves_of, to_row
 from .search import (
     BEST_MOVE,
@@ -358,15 +357,8 @@ class Engine:
         return last
 
     def warm_up(self) -> None:
-        """Compile (or load) the search kernels on a tiny search; on a machine's first run a
-        second process compiles some of them meanwhile (``first_run``)."""
-        from .first_run import compile_elsewhere
-
-        helper = compile_elsewhere()
-        try:
-            self.think(self.game.initial_state(), Limit(depth=2))
-        finally:
-            stop(helper)  # (what it had not compiled by now was compiled here)
+        """Compile (or load) the search kernels on a tiny search."""
+        self.think(self.game.initial_state(), Limit(depth=2))
         self.clear()
 
 

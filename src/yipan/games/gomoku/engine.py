@@ -66,7 +66,6 @@ from .context import (
     new_context,
     start_budget,
 )
-from .first_run import Share, shared_compile
 from .rules import Gomoku, Stones
 from .search import INFINITY, generate, negamax
 from .threats import attack
@@ -523,28 +522,19 @@ class Engine:
     @classmethod
     def prepared(cls, size: int = 15, rule: str = "freestyle",
                  memory_bytes: int = DEFAULT_MEMORY) -> Engine:
-        """A new engine with every kernel loaded before any clock runs (as ``warm_up``), on
-        a machine's first run compiled on two processes from the start (``first_run``)."""
+        """A new engine with every kernel loaded before any clock runs (``warm_up``)."""
         Gomoku(size, rule)  # (a size or rule it refuses, refused before any compiling)
-        with shared_compile(size, rule) as share:
-            engine = cls(size, rule, memory_bytes)
-            engine._warm_up(share)
+        engine = cls(size, rule, memory_bytes)
+        engine.warm_up()
         return engine
 
     def warm_up(self) -> None:
         """Think once on a small position, so that every kernel is loaded (from numba's
-        cache, or compiled) before a clock runs; the board is left empty. On a machine's
-        first run a second process compiles part of them meanwhile (``first_run``)."""
-        with shared_compile(self.size, self.game.rule) as share:
-            self._warm_up(share)
-
-    def _warm_up(self, share: Share) -> None:
+        cache, or compiled: a machine's first run) before a clock runs; the board is left
+        empty."""
         self._small_position()
         # nodes, not seconds: every kernel runs once however long compiling takes
-        self.think(seconds=None, nodes=2_000, max_depth=2, threats=share.helper is None)
-        if share.helper is not None:
-            share.wait()
-            self.think(seconds=None, nodes=2_000, max_depth=2)  # threats: from the cache
+        self.think(seconds=None, nodes=2_000, max_depth=2)
         self.reset()
         self.context.tt_key[:] = 0
         self.context.history[:] = 0
