@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 pytest.importorskip("fastapi", reason="the web app needs the web extra (fastapi)")
-pytest.importorskip("httpx", reason="FastAPI's test client needs httpx")
+pytest.importorskip("httpx", reason="FastAPI's test client needs httpx (the test extra)")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
