@@ -369,7 +369,7 @@ class GtpEngine:
 
     # -- the end ---------------------------------------------------------------------------------
     def _ownership(self) -> tuple[float, ...]:
-        from ..games.go.scoring import ownership_of
+        from ..games.go.engine import ownership_of
 
         playouts = self.playouts or 3000
         return ownership_of(self.game, self.state, playouts, self.rng)
@@ -490,9 +490,9 @@ def run_engine(args: argparse.Namespace) -> int:
     if args.playouts is not None and not 1 <= args.playouts <= 10**9:
         print("gtp-yipan: --playouts must be 1 or more", file=sys.stderr)
         return 2
-    from ..games.go.hooks import prepare
+    from ..games.go.engine import warm_up
 
-    prepare()  # compile or load the kernels before the first clock starts
+    warm_up()  # compile or load the kernels before the first clock starts
     engine = GtpEngine(seconds=seconds, playouts=args.playouts, resign=not args.no_resign,
                        rng=random.Random(args.seed))
     try:

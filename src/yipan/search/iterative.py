@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core import MAX_PLY, Budget, Game, Limit, SearchAborted, SearchResult, require
-from .alphabeta import DEFAULT_TABLE_SIZE, FULL, Options, search_to_depth
+from .negamax import DEFAULT_TABLE_SIZE, FULL, Options, search_to_depth
 from .trace import Trace
 from .tt import TranspositionTable
 

@@ -10,7 +10,8 @@ import subprocess
 import pytest
 
 from yipan.games.go.rules import PASS, Go
-from yipan.games.go.scoring import dead_stones, final_score, ownership_of, statuses
+from yipan.games.go.engine import final_score, ownership_of
+from yipan.games.go.scoring import dead_stones, statuses
 
 from .conftest import from_diagram
 

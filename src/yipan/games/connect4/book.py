@@ -17,6 +17,9 @@ Building (``build``) solves the deepest ply first, in *units of work*: plain lis
 process pool here; a cluster could take the same lists). Each finished unit is saved
 atomically in a work folder beside the book, so an interrupted build resumes where it stopped.
 The shallower plies then follow from the deepest one in moments.
+
+Probing: ``make_solver`` gives a solver that probes the shipped book, compiled and kept (the
+hooks' ``analyze`` and ``solve`` and the solver's labels share it).
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -38,6 +43,9 @@ from ...books.book import CorruptBookError
 from ...core import YipanError
 from ...core.files import write_atomically
 from .rules import ConnectFour, Position, check_size, has_four
+
+if TYPE_CHECKING:
+    from .solver import Solver
 
 MAGIC = b"YIPANC4\x02"
 MAX_HEADER = 1024  # bytes: the header is five small fields
@@ -148,6 +156,21 @@ def shipped_book(width: int = 7, height: int = 6) -> OpeningBook | None:
         path = shipped_book_path(width, height)
         _SHIPPED[(width, height)] = read_book(path) if path.is_file() else None
     return _SHIPPED[(width, height)]
+
+
+@lru_cache(maxsize=2)
+def make_solver(width: int, height: int, use_book: bool = True,
+                table_bits: int | None = None) -> Solver:
+    """A solver with the shipped book (when one exists for this board), compiled and ready;
+    kept for the next position (its table is emptied before each, as the benchmark asks, by
+    clearing only the slots the last search wrote)."""
+    from .solver import DEFAULT_TABLE_BITS, Solver
+
+    solver = Solver(ConnectFour(width, height),
+                    table_bits=DEFAULT_TABLE_BITS if table_bits is None else table_bits,
+                    book=shipped_book(width, height) if use_book else None)
+    solver.warm_up()
+    return solver
 
 
 # -- positions ------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...core import (
@@ -32,7 +31,7 @@ from ...core import (
     CommandOption,
     GameHooks,
 )
-from .book import build, shipped_book, solve_unit
+from .book import build, make_solver, solve_unit
 from .player import make_ai, score_to_value
 from .rules import ConnectFour, Position
 from .solver import DEFAULT_TABLE_BITS, Budget, Solver
@@ -49,18 +48,6 @@ OPTIONS = (
     CommandOption("weak", "only win, draw or loss (faster)", commands=("solve",)),
     CommandOption("no-book", "do not probe the opening book"),
 )
-
-
-@lru_cache(maxsize=2)
-def make_solver(width: int, height: int, use_book: bool = True,
-                table_bits: int = DEFAULT_TABLE_BITS) -> Solver:
-    """A solver with the shipped book (when one exists for this board), compiled and ready;
-    kept for the next position (its table is emptied before each, as the benchmark asks, by
-    clearing only the slots the last search wrote)."""
-    solver = Solver(ConnectFour(width, height), table_bits=table_bits,
-                    book=shipped_book(width, height) if use_book else None)
-    solver.warm_up()
-    return solver
 
 
 def table_bits_for(moves: int) -> int:

@@ -49,7 +49,7 @@ class Labelled:
 def sample_games(game: ConnectFour, rng: random.Random, min_ply: int = MIN_PLY,
                  max_ply: int | None = None) -> Iterator[Labelled]:
     """Labelled positions, game after game, for ever (module docstring)."""
-    from .hooks import make_solver
+    from .book import make_solver
 
     solver = make_solver(game.width, game.height)
     while True:

@@ -24,6 +24,7 @@ from . import search
 from .patterns import table
 from .playout import heavy_playouts
 from .rules import BLACK, PASS, Go, Position
+from .scoring import estimated_score
 
 DEFAULT_CAPACITY = 1 << 20  # tree rows: about 40 MB
 EXPAND_VISITS = 8
@@ -34,6 +35,7 @@ PASS_VISITS = 20  # after the opponent's pass, pass back if it is this well trie
 PASS_MARGIN = 0.02  # ...and wins this nearly as often as the most visited move
 CHUNK = 256  # playouts between looks at the clock
 PATTERNS = table()
+SCORING_PLAYOUTS = 3000  # playouts behind ownership_of and final_score
 
 
 @dataclass(frozen=True)
@@ -300,8 +302,6 @@ class Engine:
         the opponent's pass with the best other move then."""
         if decision.move != PASS or state.passes == 0 or len(decision.visits) < 2:
             return decision
-        from .scoring import estimated_score
-
         margin = estimated_score(self.game, state, decision.ownership)
         mine = margin if state.to_move == BLACK else -margin
         tromp_taylor = self.game.score(state)
@@ -314,6 +314,22 @@ class Engine:
         return Decision(move, decision.win_rates[move], decision.playouts, decision.seconds,
                         decision.visits, decision.win_rates, (move,), decision.resign,
                         decision.ownership, decision.tree_size)
+
+
+def ownership_of(game: Go, state: Position, playouts: int = SCORING_PLAYOUTS,
+                 rng: random.Random | None = None) -> tuple[float, ...]:
+    """Who owns each point at the end of ``playouts`` games from ``state`` (a short search),
+    +1 black to -1 white."""
+    engine = Engine(game, capacity=max(1 << 16, 40 * playouts), rng=rng or random.Random())
+    playing = state if state.passes < 2 else state._replace(passes=0)
+    engine.think(playing, playouts=playouts)
+    return engine.ownership()
+
+
+def final_score(game: Go, state: Position, playouts: int = SCORING_PLAYOUTS,
+                rng: random.Random | None = None) -> float:
+    """The game's score with dead stones removed (positive: black leads)."""
+    return estimated_score(game, state, ownership_of(game, state, playouts, rng))
 
 
 def warm_up() -> None:

@@ -1,6 +1,7 @@
 """Scoring a finished (or abandoned) game with dead stones removed, as GTP's ``final_score``
 and ``final_status_list`` ask: Tromp-Taylor on the board without the stones the playouts
-say are dead.
+say are dead. The ownership comes from a search (``engine.ownership_of``, ``engine.final_score``
+run one); this module only reads it.
 
 A group is *dead* when, on average over its stones, the playouts from the position end with
 its points in the opponent's area (``ownership`` below -``DEAD`` for black, above +``DEAD``
@@ -11,13 +12,11 @@ to neither side. Everything else on the board is *alive*.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from .rules import BLACK, Go, Position
 
 DEAD = 0.5
-DEFAULT_PLAYOUTS = 3000
 
 
 def groups(game: Go, state: Position) -> list[tuple[int, int]]:
@@ -72,21 +71,3 @@ def statuses(game: Go, state: Position, ownership: Sequence[float]) -> dict[str,
 def estimated_score(game: Go, state: Position, ownership: Sequence[float]) -> float:
     """Black's area less white's less komi, dead stones removed."""
     return game.score(state, dead_stones(game, state, ownership))
-
-
-def ownership_of(game: Go, state: Position, playouts: int = DEFAULT_PLAYOUTS,
-                 rng: random.Random | None = None) -> tuple[float, ...]:
-    """Who owns each point at the end of ``playouts`` games from ``state`` (a short search),
-    +1 black to -1 white."""
-    from .engine import Engine
-
-    engine = Engine(game, capacity=max(1 << 16, 40 * playouts), rng=rng or random.Random())
-    playing = state if state.passes < 2 else state._replace(passes=0)
-    engine.think(playing, playouts=playouts)
-    return engine.ownership()
-
-
-def final_score(game: Go, state: Position, playouts: int = DEFAULT_PLAYOUTS,
-                rng: random.Random | None = None) -> float:
-    """The game's score with dead stones removed (positive: black leads)."""
-    return estimated_score(game, state, ownership_of(game, state, playouts, rng))

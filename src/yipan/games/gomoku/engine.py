@@ -629,38 +629,4 @@ def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> 
                                                        elapsed=time.perf_counter() - start))
 
 
-# -- hooks for the Game (the generic engine's evaluation and ordering) ----------------------------
-
-_SCRATCH_ENGINES: dict[tuple[int, str], Engine] = {}
-"""One small engine per board size and rule, reloaded with each state it is asked about (a
-cache of scratch space: nothing in it outlives a call)."""
-
-
-def _engine_for(game: Gomoku, state: Stones) -> Engine:
-    key = (game.size, game.rule)
-    if key not in _SCRATCH_ENGINES:
-        _SCRATCH_ENGINES[key] = Engine(game.size, game.rule, memory_bytes=1 << 16)
-    engine = _SCRATCH_ENGINES[key]
-    engine.side = None
-    engine.set_state(state)
-    return engine
-
-
-def static_evaluation(game: Gomoku, state: Stones) -> float:
-    """The engine's evaluation of a Game state, for its side to move."""
-    engine = _engine_for(game, state)
-    return float(evaluate(engine.board, game.to_move(state)))
-
-
-def ordered_points(game: Gomoku, state: Stones, moves: Sequence[int]) -> list[int]:
-    """``moves`` with the engine's candidates first, in its order; the rest after."""
-    engine = _engine_for(game, state)
-    count = generate(engine.board, engine.context, game.to_move(state), 1, -1)
-    first = [engine.point(c) for c in engine.context.moves[1, :count]]
-    wanted = set(moves)
-    first = [p for p in first if p in wanted]
-    chosen = set(first)
-    return first + [p for p in moves if p not in chosen]
-
-
 __all__ = ["Decision", "Engine", "ThreatWin", "reference_search"]

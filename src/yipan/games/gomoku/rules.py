@@ -355,12 +355,20 @@ class Gomoku(Game[Stones, int]):
     # -- heuristic and ordering, for the generic engine (the fast engine has its own) ----------
     def evaluate(self, state: Stones) -> float:
         """The pattern evaluation of the fast engine, for the side to move."""
-        from .engine import static_evaluation
+        from .heuristic import static_evaluation
 
-        return static_evaluation(self, state)
+        return static_evaluation(self.size, self.rule, *self._points(state),
+                                 self.to_move(state))
 
     def order_moves(self, state: Stones, moves: Sequence[int]) -> list[int]:
-        """Points near stones first, by the engine's threat score; far points after."""
-        from .engine import ordered_points
+        """Points near stones first, by the fast engine's threat score; far points after."""
+        from .heuristic import ordered_points
 
-        return ordered_points(self, state, moves)
+        return ordered_points(self.size, self.rule, *self._points(state),
+                              self.to_move(state), moves)
+
+    def _points(self, state: Stones) -> tuple[list[int], list[int]]:
+        """Black's and white's stones as points, in increasing order."""
+        points = range(self.size * self.size)
+        return ([p for p in points if state.black >> self._bits[p] & 1],
+                [p for p in points if state.white >> self._bits[p] & 1])
