@@ -115,7 +115,7 @@ def main() -> None:
         convergence(game, tree, algorithms, iterations, targets)
         print()
 
-    from yipan.games.holdem import pushfold
+    from yipan.poker import pushfold
 
     start = time.process_time()
     pushfold.equity_table()

@@ -224,18 +224,20 @@ def kernel_files(package: Path) -> set[str]:
     return {path.name for path in package.glob("*.py") if "@njit" in path.read_text()}
 
 
-@pytest.mark.parametrize("name", ["connect4", "gomoku", "g2048", "holdem", "chess", "go",
-                                  "xiangqi"])
-def test_each_game_with_kernels_guards_every_kernel_file(name):
+@pytest.mark.parametrize("name", ["games.connect4", "games.gomoku", "games.g2048", "poker",
+                                  "games.chess", "games.go", "games.xiangqi"])
+def test_each_package_with_kernels_guards_every_kernel_file(name):
     import importlib
 
-    module = importlib.import_module(f"yipan.games.{name}")
+    module = importlib.import_module(f"yipan.{name}")
     package = Path(module.__file__).parent
     assert set(module.KERNEL_MODULES) == kernel_files(package)
 
 
 def test_every_package_with_kernels_is_one_of_the_guarded_ones():
-    games = Path(yipan.__file__).parent / "games"
-    with_kernels = {path.name for path in games.iterdir()
+    source = Path(yipan.__file__).parent
+    with_kernels = {path.relative_to(source).as_posix()
+                    for path in [*(source / "games").iterdir(), source / "poker"]
                     if path.is_dir() and kernel_files(path)}
-    assert with_kernels == {"connect4", "gomoku", "g2048", "holdem", "chess", "go", "xiangqi"}
+    assert with_kernels == {"games/connect4", "games/gomoku", "games/g2048", "poker",
+                            "games/chess", "games/go", "games/xiangqi"}

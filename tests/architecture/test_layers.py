@@ -2,7 +2,8 @@
 
     rank 0  native, native_struct     numba helpers; nothing of yipan
     rank 1  core                      the Game protocol, results, hooks, registry
-    rank 2  search, impartial         algorithms over the protocol (never a game)
+    rank 2  search, impartial, poker  algorithms over the protocol (never a game), and the
+                                      poker library (cards, hand values, equities, push/fold)
     rank 3  books, learning           stored search results (opening books), networks
     rank 4  games                     one package per game, with their shared helpers
     rank 5  players, engines, prepare the AI for any game, the engines by name, kernels loaded,
@@ -26,7 +27,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 RANKS = {
     "native": 0, "native_struct": 0,
-    "core": 1, "search": 2, "impartial": 2, "books": 3, "learning": 3,
+    "core": 1, "search": 2, "impartial": 2, "poker": 2, "books": 3, "learning": 3,
     "games": 4,
     "players": 5, "engines": 5, "prepare": 5, "plugins": 5, "cluster": 5, "explain": 5,
     "check": 5,

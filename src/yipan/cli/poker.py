@@ -63,7 +63,7 @@ def big_blinds(text: str) -> float:
 
 
 def run_pushfold(args: argparse.Namespace) -> int:
-    from ..games.holdem import pushfold
+    from ..poker import pushfold
 
     if args.stack <= 0:
         raise UsageError("yipan poker pushfold: the stack must be above 0 big blinds")
@@ -126,7 +126,7 @@ def share(probabilities, held) -> float:
 
 def print_grid(values: Mapping[str, float], cell: Cell) -> None:
     """The 13 x 13 grid: rows and columns A..2, pairs on the diagonal, suited above it."""
-    from ..games.holdem.cards import CLASS_NAMES, GRID_RANKS
+    from ..poker.cards import CLASS_NAMES, GRID_RANKS
 
     print("     " + "".join(f"{rank:>5}" for rank in GRID_RANKS))
     for row, rank in enumerate(GRID_RANKS):

@@ -17,6 +17,7 @@ from typing import Any
 from .errors import GameOptionError, UnknownGameError
 from .game import Game
 from .hooks import NO_HOOKS, GameHooks
+from .text import read_int
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,12 @@ class GameSpec:
                 raise GameOptionError(f"{self.name}: bad value for {name}: "
                                       f"{str(error)[:200]}") from None
         return parsed
+
+
+def whole_number(text: str) -> int:
+    """The parser of an option that takes a whole number (``GameOption("size", whole_number,
+    ...)``); the game's factory checks its range."""
+    return read_int(text, "the value")
 
 
 def split_items(text: str) -> list[str]:

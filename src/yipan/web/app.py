@@ -202,7 +202,7 @@ ChartAnte = Literal["0", "0.1", "0.125", "0.25"]
 
 
 def pushfold_ranges(stack: float, ante: float) -> dict[str, Any]:
-    from ..games.holdem import pushfold
+    from ..poker import pushfold
 
     if ante > stack:
         raise GameOptionError("the ante cannot exceed the stack")
@@ -213,7 +213,7 @@ def pushfold_ranges(stack: float, ante: float) -> dict[str, Any]:
 
 
 def pushfold_thresholds(ante: float) -> dict[str, Any]:
-    from ..games.holdem import pushfold
+    from ..poker import pushfold
 
     chart = pushfold.chart_for(ante)
     return {"ante": ante, "push": chart.push, "call": chart.call,

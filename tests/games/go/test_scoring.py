@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from yipan.games.go.rules import PASS, Go
 from yipan.games.go.engine import final_score, ownership_of
+from yipan.games.go.rules import PASS, Go
 from yipan.games.go.scoring import dead_stones, statuses
 
 from .conftest import from_diagram

@@ -1,5 +1,5 @@
 """Push-or-fold hold'em as a game to play (``rules``); its AI plays the equilibrium of
-``yipan.games.holdem.pushfold`` for the game's stack and ante (``player``)."""
+``yipan.poker.pushfold`` for the game's stack and ante (``player``)."""
 
 from .rules import PushFoldHoldem, PushFoldState
 

@@ -1,5 +1,5 @@
 """The push-or-fold AI: it shoves and calls with the equilibrium's probability for its hand's
-class (``holdem.pushfold``), at the game's stack and ante; levels: ``perfect`` the
+class (``yipan.poker.pushfold``), at the game's stack and ante; levels: ``perfect`` the
 equilibrium, ``medium`` the equilibrium of a stack twice as deep (too tight), ``easy`` at
 random."""
 
@@ -11,8 +11,8 @@ from functools import lru_cache
 from typing import Any
 
 from ...core import Analysis, AnalysisRequest, Choice, check_level
-from ..holdem import pushfold
-from ..holdem.cards import class_of
+from ...poker import pushfold
+from ...poker.cards import class_of
 from .rules import PushFoldHoldem, PushFoldState
 
 

@@ -1,5 +1,5 @@
 """Heads-up push-or-fold no-limit hold'em, dealt card by card: the game of
-``yipan.games.holdem.pushfold`` as a person plays it.
+``yipan.poker.pushfold`` as a person plays it.
 
 The rules: the small blind posts 0.5 big blinds and the big blind 1 (each also an ``ante``);
 both have ``stack`` big blinds. Each gets two cards face down. The small blind shoves all in
@@ -10,7 +10,7 @@ After a call five community cards are dealt and the better hand of seven cards t
 State encoding (a NamedTuple, hashable)::
 
     cards    the cards dealt so far, in order: the small blind's two, the big blind's two,
-             then the board's five; a card is 4 * rank + suit (``holdem.cards``);
+             then the board's five; a card is 4 * rank + suit (``yipan.poker.cards``);
              HIDDEN (-1) in a state from as_seen_by
     actions  "" -> "f" (fold) or "s" (shove) -> "sf" or "sc" (call)
 
@@ -28,9 +28,9 @@ import numpy as np
 from ...core import CHANCE, GameInfo, GameOptionError, InvalidMoveError, Outcome
 from ...core.drawing import notebook_html
 from ...core.text import quote
+from ...poker.cards import DECK, card, card_text
+from ...poker.evaluator import category, strength
 from ..hidden import HIDDEN, HiddenInformationGame, seat, table_view
-from ..holdem.cards import DECK, card, card_text
-from ..holdem.evaluator import category, strength
 
 ACTIONS = {"shove": "s", "fold": "f", "call": "c"}
 WORDS = {letter: word for word, letter in ACTIONS.items()}

@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ...core import YipanError
-from ...core.files import write_atomically
-from ...native import random_below, seed_from
+from ..core import YipanError
+from ..core.files import write_atomically
+from ..native import random_below, seed_from
 from .cards import CLASSES, DECK, combo_classes, combos, pair_weights
 from .evaluator import add_card, strength_of
 

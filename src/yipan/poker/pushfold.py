@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core import GameOptionError
-from ...core.files import write_atomically
+from ..core import GameOptionError
+from ..core.files import write_atomically
 from .cards import CLASS_NAMES, CLASSES, pair_weights
 from .equity import (
     CorruptEquityTableError,
@@ -48,7 +48,7 @@ MAX_STACK = 20.0
 CHART_STACKS = np.round(np.arange(1.0, MAX_STACK + 1e-9, 0.1), 1)
 DEFAULT_TOLERANCE = 1e-4  # big blinds of exploitability
 MAX_ITERATIONS = 20_000
-PACKAGED_TABLE = Path(__file__).resolve().parents[2] / "data" / "holdem-equities.table"
+PACKAGED_TABLE = Path(__file__).resolve().parents[1] / "data" / "holdem-equities.table"
 
 
 @dataclass(frozen=True)
@@ -211,7 +211,7 @@ def chart(ante: float = 0.0, stacks: np.ndarray = CHART_STACKS,
 
 # -- charts kept in a file -------------------------------------------------------------------------
 CHART_ANTES = (0.0, 0.1, 0.125, 0.25)
-PACKAGED_CHARTS = Path(__file__).resolve().parents[2] / "data" / "pushfold-charts.json"
+PACKAGED_CHARTS = Path(__file__).resolve().parents[1] / "data" / "pushfold-charts.json"
 CHARTS_MAGIC = "yipan-pushfold-charts 1"
 
 

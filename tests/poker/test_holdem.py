@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from yipan.cli.main import main
-from yipan.games.holdem import cards, equity, evaluator, pushfold
-from yipan.games.holdem.cards import CLASS_NAMES, card, card_text, class_of
+from yipan.poker import cards, equity, evaluator, pushfold
+from yipan.poker.cards import CLASS_NAMES, card, card_text, class_of
 
 # -- cards -----------------------------------------------------------------------------------------
 

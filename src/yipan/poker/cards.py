@@ -20,8 +20,8 @@ import itertools
 
 import numpy as np
 
-from ...core import InvalidMoveError
-from ...core.text import quote
+from ..core import InvalidMoveError
+from ..core.text import quote
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
