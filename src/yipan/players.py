@@ -1,7 +1,7 @@
 """Players: a person at a terminal, the AI for any game (``make_ai``), and a match loop.
 
 A player is anything with a ``name`` and ``choose(game, state) -> Choice`` (the ``Player``
-protocol of ``yipan.core``). The generic engine players are in ``yipan.search.players``
+protocol of ``yipan.core``). The generic search players are in ``yipan.search.players``
 (random, alpha-beta at a level) and ``yipan.search.mcts`` (MCTS), the book player in
 ``yipan.books``, and each game's own AI in ``yipan.games.<name>.player``; they are gathered
 here for convenience. Randomness is always an injected ``random.Random``; ties between equally

@@ -1,4 +1,4 @@
-"""The search algorithms agree with plain minimax, and keep the seed's scoring."""
+"""The search algorithms agree with plain minimax, and keep its scoring (``WIN - ply``)."""
 
 from __future__ import annotations
 

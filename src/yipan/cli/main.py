@@ -9,9 +9,8 @@ import sys
 from collections.abc import Sequence
 
 # numpy's BLAS on one thread: the network's small products (a batch of 8 positions) are
-# slower on several threads that wait for each other on a busy machine (measured on this
-# 2-core machine: 485 against 59,000 positions per CPU-second); set before numpy loads, and
-# a value the user set is kept
+# far slower on several threads that wait for each other on a busy machine; set before numpy
+# loads, and a value the user set is kept
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from ..core import YipanError

@@ -1,6 +1,6 @@
 """A game's hooks: what a game adds to the front ends, as typed functions that return results.
 
-Every hook is optional; a game without hooks gets the generic engines everywhere. The front
+Every hook is optional; a game without hooks gets the generic searches everywhere. The front
 ends (``yipan.cli``, ``yipan.web``) call a hook, take the ``Analysis`` or report it returns and
 do all the formatting themselves, so a game never prints and never knows which front end
 asked. A game registers its hooks by name (``GameSpec(hooks="yipan.games.x.hooks:HOOKS")``) so

@@ -2,8 +2,8 @@
 
 Values are always from the point of view of the side to move at the root. A win found
 ``ply`` half-moves from the root is worth ``WIN - ply`` and a loss ``-(WIN - ply)``, so a faster
-win scores higher and a slower loss is preferred (the seed's ``10 - depth``, on a larger scale
-so that heuristic values fit below it). A draw is 0. Heuristic values stay strictly inside
+win scores higher and a slower loss is preferred (``WIN`` is large so that heuristic values
+fit below it). A draw is 0. Heuristic values stay strictly inside
 ``(-HEURISTIC_LIMIT, HEURISTIC_LIMIT)``.
 """
 

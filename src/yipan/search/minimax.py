@@ -1,12 +1,12 @@
-"""Minimax, as the seed wrote it: MAX and MIN take turns over the whole game tree.
+"""Minimax, as the textbook writes it: MAX and MIN take turns over the whole game tree.
 
 The score prefers faster wins: a win ``ply`` half-moves from the root is ``WIN - ply``, a loss
-``-(WIN - ply)``, a draw 0 (the seed's ``10 - depth``, with WIN on a scale that leaves room for
-heuristics). With ``depth`` set, positions at that depth are scored by the game's heuristic,
-rounded and clamped strictly inside ``HEURISTIC_LIMIT`` (``clamp_heuristic``) so that no
-heuristic is ever read as a win or a loss. Nothing is pruned: this is the baseline that every
-faster search must agree with. A ``limit`` (nodes, seconds, a stop flag) ends it with
-``SearchAborted`` rather than a partial answer: minimax has no "best so far".
+``-(WIN - ply)``, a draw 0 (``WIN`` on a scale that leaves room for heuristics below it). With
+``depth`` set, positions at that depth are scored by the game's heuristic, rounded and clamped
+strictly inside ``HEURISTIC_LIMIT`` (``clamp_heuristic``) so that no heuristic is ever read as a
+win or a loss. Nothing is pruned: this is the baseline that every faster search must agree with.
+A ``limit`` (nodes, seconds, a stop flag) ends it with ``SearchAborted`` rather than a partial
+answer: minimax has no "best so far".
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ class RandomPlayer:
 
 
 class SearchPlayer:
-    """The generic engine's player. Levels:
+    """The generic search's player. Levels:
 
     - ``perfect``: alpha-beta to the end of the game by iterative deepening under ``time``
       seconds a move (``DEFAULT_MOVE_SECONDS`` when not given): exact where the game is small

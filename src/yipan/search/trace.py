@@ -5,8 +5,9 @@ Every search takes ``trace=``, a callable. It receives a ``TraceEvent`` when a n
 for leaves), and when a cut-off prunes the rest of its moves (``"cutoff"``). Events carry
 values as the search sees them, from the side to move at that node (negamax view).
 
-``TracePrinter`` writes the indented tree of the seed's debug log, down to a depth bound, with
-every score from MAX's point of view (MAX: the side to move at the root), as in the seed's log.
+``TracePrinter`` writes the indented tree of a textbook minimax debug log, down to a depth
+bound, with every score from MAX's point of view (MAX: the side to move at the root), which
+reads most easily by hand.
 Tic-tac-toe after ``c1 c3``, to depth 1 (``yipan solve tictactoe c1 c3 --trace 1``)::
 
     MAX d0 []
@@ -53,7 +54,7 @@ class TraceEvent:
     kind: str  # "node", "value" or "cutoff"
     ply: int
     path: tuple  # moves from the root
-    maximizing: bool  # the root's side is to move here (MAX), as the seed's log calls it
+    maximizing: bool  # the root's side is to move here (MAX, as the printed tree says)
     value: float | None = None  # from the side to move at this node (negamax view)
     alpha: float | None = None  # the window the node was searched with, in the same view
     beta: float | None = None

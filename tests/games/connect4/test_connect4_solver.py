@@ -1,4 +1,4 @@
-"""The numba solver: the shared benchmark sets exactly, agreement with the generic engine,
+"""The numba solver: the shared benchmark sets exactly, agreement with the generic search,
 weak against strong solve, the analysis and the principal variation."""
 
 from __future__ import annotations

@@ -52,9 +52,8 @@ OPTIONS = (
 
 def table_bits_for(moves: int) -> int:
     """The table for searches from positions after ``moves`` plies: larger for the earliest,
-    where it pays (measured on 7x6, CPU time: ``44`` 103 s with 2^23 slots, 81 s with 2^24,
-    72 s with 2^25; from ``443`` on, the larger tables cut nodes by under 10% and cost more
-    time than they save)."""
+    whose trees are large enough for a larger table to pay for itself; in later positions'
+    trees it saves too few nodes to repay its cost."""
     return EARLY_TABLE_BITS if moves <= EARLY_PLIES else DEFAULT_TABLE_BITS
 
 

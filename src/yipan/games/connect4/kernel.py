@@ -9,7 +9,7 @@ everything (few arguments keep numba's per-call cost down). Because the whole se
 in those arrays, a search can stop at a node count and carry on later (``negamax`` pauses,
 ``resume`` continues): the Python side reads the clock between slices of nodes. The search
 loop is one function (``run``): a numba helper taking the arrays would update their
-reference counts, atomically, at every node (measured: about a tenth of the time per node).
+reference counts, atomically, at every node, a cost the solver cannot afford.
 
 - ``ctx`` (int64): the board's constants, the options, the counters, the centre-first column
   order and the log of table slots written since the last reset (``C_*`` indices below), so

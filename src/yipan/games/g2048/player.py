@@ -1,10 +1,10 @@
 """The 2048 AI: expectimax over 2048 boards in numba (``make_ai``, ``level`` picks the depth).
 
 Depth follows the board at the strongest level: 4 moves (the root move included), 5 once the
-board holds 10 distinct tiles or more (measured here: a fixed depth 4 plays about 100 moves/s
-and reached 8192 in a seeded game; depth 3 about 450 moves/s), with a probability cut-off of
-1/10000 and a cache of chance nodes shared by the four root moves. The search is
-the same as ``yipan.search.expectimax`` on the same heuristic, written over the integer board.
+board holds 10 distinct tiles or more (a crowded board needs the deeper look, and has fewer
+empty squares to branch on), with a probability cut-off of 1/10000 and a cache of chance nodes
+shared by the four root moves. The search is the same as ``yipan.search.expectimax`` on the same
+heuristic, written over the integer board.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``analyze`` gives the engine's move, its value and why (``extra.reason``: centre, five, VCF,
 block, VCT, stops VCF, search, allowed); ``extra.forced_line`` and ``extra.forced_kind`` give the
 forced win (VCF or VCT) of the side to move when there is one, and ``extra.opponent_vcf``
-the opponent's. With ``request.trace`` the seed's plain depth-limited search
+the opponent's. With ``request.trace`` a plain depth-limited search in Python
 (``reference_search``) also runs to ``request.trace_depth`` and reports each node to it;
 its figures are ``extra.trace_search``. ``solve`` is refused unless the board is nearly
 full (exact search to the end is hopeless before); then the generic alpha-beta proves it.

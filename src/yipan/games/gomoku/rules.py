@@ -352,7 +352,7 @@ class Gomoku(Game[Stones, int]):
         return grid_view(self.grid, self.grid.owners(*state), playable=playable,
                          pieces="stones", highlight=highlight)
 
-    # -- heuristic and ordering, for the generic engine (the fast engine has its own) ----------
+    # -- heuristic and ordering, for the generic search (the fast engine has its own) ----------
     def evaluate(self, state: Stones) -> float:
         """The pattern evaluation of the fast engine, for the side to move."""
         from .heuristic import static_evaluation

@@ -1,8 +1,8 @@
 """The fast engine's alpha-beta: negamax with a Zobrist transposition table, killer and
 history ordering and principal-variation windows, as a numba kernel.
 
-It is the seed's ``minimax_with_heuristic`` (a depth-limited search scored by a heuristic at
-the horizon), made strong by threats that are decided before the horizon:
+It is a depth-limited search scored by a heuristic at the horizon, made strong by threats
+that are decided before the horizon:
 
 - a five of the side to move wins (``WIN - ply - 1``); two fives of the opponent lose;
 - one five of the opponent must be blocked: that is the only move and it costs no depth,

@@ -254,7 +254,7 @@ class TicTacToe(Game[Board, int]):
 
     # -- heuristic and ordering ------------------------------------------------------------------
     def evaluate(self, state: Board) -> float:
-        """Open lines for each side, as the seed's ``count_potential_lines``, weighted.
+        """Open lines for each side (lines that one side may still complete), weighted.
 
         A line with stones of one side only is worth ``weights[stones]`` (``4**stones`` but
         on boards of many long lines: ``line_weights``) to that side; the value is mine minus
