@@ -1,6 +1,7 @@
 """The built-in games: one package per game, each found by its ``meta.py``.
 
-A game package holds these files, each with one job::
+Every package here is a game (a library shared by games lives outside, as ``yipan.poker``
+does), and holds these files, each with one job::
 
     games/<name>/
         meta.py       GAMES = (GameSpec(...),): its name, title, options, rules in a few
@@ -18,20 +19,22 @@ A game package holds these files, each with one job::
                       heeds limit.stop: the web page shows it thinking, "Move now" works)
         hooks.py      HOOKS = GameHooks(...) (yipan.core.hooks): the AI, the game's own
                       analysis, options it adds to commands, its book builder; the front
-                      ends reach it through the registry, and no module imports from it
+                      ends reach it through the registry, no other module imports it (what
+                      others need lives in a module named for what it does)
         labels.py     positions labelled for ``yipan train --from-solver`` (the ``label``
                       hook), when the game has a solver or an engine to learn from
 
 Shared by the games: ``grid.py`` (bitboards on a grid with a sentinel column, ``a1``
-coordinates, the text board and the web view), ``hidden.py`` and ``equilibrium.py`` (the
-games of hidden information: their table view, and the CFR+ player and hooks) and
-``yipan.native`` (the numba toolkit). A game imports ``yipan.core``, ``search``,
-``impartial``, ``books``, ``learning``, ``poker``, ``native`` and these; never ``players``,
-``cli``, ``web`` or ``protocols`` (``tests/architecture`` fails on it, and on an import
-circle). ``tests/conformance`` plays every registered game at random under its defaults and
-each example, checks its declared capabilities, and ``yipan perft <name>`` counts its tree;
-record its playthroughs with ``python tests/playthroughs/record.py <name>``. A protocol of
-its own goes in ``yipan/protocols/``, a command in ``yipan/cli/``.
+coordinates, the text board and the web view), ``hidden.py`` and ``equilibrium.py`` (the games
+of hidden information: their table view, and the CFR+ player and hooks) and ``yipan.native``
+(the numba toolkit). A game imports ``yipan.core``, ``search``, ``impartial``, ``books``,
+``learning``, ``poker``, ``native`` and these; never ``players``, ``cli``, ``web`` or
+``protocols``. ``tests/architecture`` holds these rules: the layers, no import circle, every
+package here a game with a ``meta.py`` and no import of a ``hooks.py``. ``tests/conformance``
+plays every registered game at random under its defaults and each example, checks its declared
+capabilities, and ``yipan perft <name>`` counts its tree; record its playthroughs with ``python
+tests/playthroughs/record.py <name>``. A protocol of its own goes in ``yipan/protocols/``, a
+command in ``yipan/cli/``.
 """
 
 from __future__ import annotations
