@@ -61,6 +61,7 @@ from .notation import (
 )
 
 MAX_MOVE_TEXT = 16  # the longest SAN is "exd8=Q+" with annotations; more is not a move
+MAX_HALFMOVE = 1 << 20  # a FEN's halfmove clock is read up to this (100 is the rule's)
 
 
 class Position(NamedTuple):
@@ -114,7 +115,7 @@ def position_from_board(board: chess.Board) -> Position:
     row[:8] = np.array(pieces, dtype=np.uint64).view(np.int64)
     row[kernel.SIDE] = 0 if board.turn == chess.WHITE else 1
     row[kernel.CASTLING] = castling_bits(board)
-    row[kernel.HALFMOVE] = board.halfmove_clock
+    row[kernel.HALFMOVE] = min(board.halfmove_clock, MAX_HALFMOVE)
     kernel.finish_setup(row, NO_SQUARE if board.ep_square is None else board.ep_square)
     return from_row(row, board.fullmove_number, ())
 
@@ -245,6 +246,9 @@ class Chess(Game[Position, int]):
         except ValueError:
             raise InvalidMoveError(f"cannot read move {quote(written)} (UCI e2e4 or SAN Nf3)"
                                    ) from None
+        if not found:  # python-chess reads 0000, --, Z0 and @@@@ as the null move
+            raise IllegalMoveError(f"{quote(written)} is a null move (a pass), which is not "
+                                   "a move of chess")
         return self.parse_move(state, found.uci())
 
     def describe_move(self, state: Position, move: int) -> str:

@@ -31,7 +31,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...core import DRAW, Game, GameInfo, GameOptionError, InvalidMoveError, Outcome
+from ...core import (
+    DRAW,
+    Game,
+    GameInfo,
+    GameOptionError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+)
 from ...core.drawing import notebook_html
 from ...core.text import quote
 from . import board as kernel
@@ -52,6 +60,7 @@ from .notation import (
 )
 
 MAX_MOVE_TEXT = 12
+NULL_MOVES = ("0000", "--")  # a pass, as UCI and PGN write it
 QUIET_LIMIT = 120  # plies without a capture: a draw (the sixty-move rule)
 
 
@@ -292,6 +301,9 @@ class Xiangqi(Game[Position, int]):
         if not written or len(written) > MAX_MOVE_TEXT:
             raise InvalidMoveError(f"cannot read move {quote(written)} "
                                    "(ICCS h2e2, WXF C2=5 or 炮二平五)")
+        if written in NULL_MOVES:
+            raise IllegalMoveError(f"{quote(written)} is a null move (a pass), which is not "
+                                   "a move of xiangqi")
         shape = ICCS_MOVE.match(written.lower())
         if shape:
             files = "abcdefghi"

@@ -1,0 +1,340 @@
+"""The games the UCI family plays (``uci_family``), one object a game: chess and xiangqi.
+
+A ``Variant`` holds a game's rules, its engine and its notation, and is the one place the
+protocols call an engine (``Engine.think``, ``warm_up``, ``clear``, ``resize``, the clock's
+``budget``), so that a change in the engines is a change here. The loop and its dialects
+ask it for:
+
+- the moves the pieces can make (``moves``): the board's legal moves, even where the game
+  is over by a rule an arbiter applies (fifty moves, repetition, bare kings), because a GUI
+  that has not claimed the draw still wants a move;
+- a move read or written in the protocol's coordinates (``read_move``, ``move_text``), a
+  score as UCI writes it (``score_text``), a clock's share (``budget``);
+- a search (``think``) among all moves or only some (UCI ``searchmoves``, UCCI
+  ``banmoves``), reporting each finished depth;
+- its own UCI options (``options``, ``set_option``): the chess books and endgame tables,
+  xiangqi's coordinates.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..core import IllegalMoveError, InvalidMoveError, Limit
+from ..core.text import quote
+from .uci_family import Go, Option
+
+Note = Callable[[str], None]  # a line for the GUI (the loop's ``info string``)
+Report = Callable[[Any], None]  # called with each finished depth's Iteration
+Budget = tuple[float | None, float | None]  # (soft, hard) seconds for a move
+
+MAX_ROOT_DEPTH = 100  # the restricted root search's deepest depth (the engine's is 120)
+
+
+def is_empty(value: str) -> bool:
+    return value in ("", "<empty>")
+
+
+class Variant:
+    """A game as the UCI family plays it; a subclass sets the attributes ``__init__`` lists
+    and may add options."""
+
+    name: ClassVar[str]
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, engine: Any, rules: Callable[[str | None], Any],
+                 legal_moves: Callable[[Any], Sequence[int]],
+                 clock: Callable[..., Any], budget: Callable[..., Budget],
+                 uci_score: Callable[[int], str]) -> None:
+        self.engine = engine
+        self._rules = rules
+        self._legal_moves = legal_moves
+        self._clock = clock
+        self._budget = budget
+        self._uci_score = uci_score
+
+    # -- the game -------------------------------------------------------------------------------
+    def new_game(self, fen: str | None = None) -> Any:
+        """The rules from the usual start or from a FEN (GameOptionError when it is bad)."""
+        return self._rules(fen)
+
+    def moves(self, state: Any) -> tuple[int, ...]:
+        """The moves the pieces can make (the module docstring says why not ``legal_moves``)."""
+        return tuple(self._legal_moves(state))
+
+    def read_move(self, game: Any, state: Any, text: str) -> int:
+        """A move of this position in the protocol's coordinates, or an InvalidMoveError /
+        IllegalMoveError saying why not."""
+        move = int(game.parse_move(state, text))
+        if move not in self.moves(state):
+            raise IllegalMoveError(f"illegal move {quote(text, 12)}")
+        return move
+
+    def move_text(self, move: int) -> str:
+        return str(self._rules(None).format_move(move))
+
+    def score_text(self, score: int) -> str:
+        """``cp 35`` or ``mate 3`` / ``mate -2``."""
+        return self._uci_score(score)
+
+    def table_hits(self, iteration: Any) -> int | None:
+        """Positions the endgame tables valued in a search (None: the game has none)."""
+        return None
+
+    # -- the engine -----------------------------------------------------------------------------
+    def budget(self, go: Go, turn: int, overhead: float) -> Budget:
+        """(soft, hard) seconds for the side to move (``turn`` 0 or 1) under a ``go``."""
+        left = go.time_left[turn]
+        clock = self._clock(time_left=None if left is None else left / 1000,
+                            increment=go.increment[turn] / 1000,
+                            moves_to_go=go.moves_to_go or None,
+                            move_time=None if go.move_time is None else go.move_time / 1000)
+        return self._budget(clock, overhead)
+
+    def think(self, state: Any, limit: Limit, *, soft_time: float | None, report: Report,
+              allowed: tuple[int, ...] | None, note: Note) -> Any:
+        """The engine's last Iteration within the limit, among ``allowed`` moves (None:
+        all); None when the position has no move."""
+        raise NotImplementedError
+
+    def warm_up(self) -> None:
+        self.engine.warm_up()
+
+    def clear(self) -> None:
+        self.engine.clear()
+
+    def resize(self, megabytes: int) -> None:
+        self.engine.resize(megabytes)
+
+    def hashfull(self) -> int:
+        """Permille of the table's first thousand slots in use (as UCI's hashfull)."""
+        entries = self.engine.ctx.table_entries[:1000]
+        return int((entries != 0).sum() * 1000 // max(1, len(entries)))
+
+    # -- options and books ----------------------------------------------------------------------
+    def set_option(self, name: str, value: str, note: Note) -> None:
+        """Apply one of ``options`` (``name`` in lower case); a ValueError when the value is
+        bad."""
+        raise ValueError(f"no option {quote(name, 30)} in {self.name}")
+
+    def opening_move(self, state: Any, rng: random.Random, note: Note) -> int | None:
+        """A move from an opening book, when one is in use and knows the position."""
+        return None
+
+
+# -- chess ----------------------------------------------------------------------------------------
+class ChessVariant(Variant):
+    """Chess: yipan's engine with its endgame tables (``TablebasePath``), a user's Syzygy
+    tables (``SyzygyPath``) and a Polyglot book (``OwnBook``, ``BookFile``). A damaged table
+    is set aside with a note and the search runs again without it. ``searchmoves`` is
+    searched move by move (the chess engine has no root-move filter): each move's position
+    by the engine, one ply shallower, depth after depth."""
+
+    name = "chess"
+    options = (Option("OwnBook", "check", "false"), Option("BookFile", "string", ""),
+               Option("TablebasePath", "string", ""), Option("SyzygyPath", "string", ""))
+
+    def __init__(self, hash_mb: int) -> None:
+        from ..games.chess.engine import Clock, Engine, budget, uci_score
+        from ..games.chess.rules import Chess, legal_moves_of
+
+        super().__init__(Engine(hash_mb), Chess, legal_moves_of, Clock, budget, uci_score)
+        self.own_book = False
+        self.book_file = ""
+
+    def table_hits(self, iteration: Any) -> int | None:
+        return int(iteration.tablebase_hits)
+
+    def set_option(self, name: str, value: str, note: Note) -> None:
+        if name == "ownbook":
+            if value.lower() not in ("true", "false"):
+                raise ValueError("OwnBook is true or false")
+            self.own_book = value.lower() == "true"
+        elif name == "bookfile":
+            self.book_file = "" if is_empty(value) else value
+        elif name == "tablebasepath":
+            from ..games.chess.tablebase import Tablebase, tablebase
+
+            self.engine.tables = tablebase() if is_empty(value) else Tablebase(Path(value))
+        elif name == "syzygypath":
+            from ..games.chess.syzygy import Syzygy
+
+            self.engine.syzygy = None  # a folder refused leaves none in use
+            self.engine.syzygy = None if is_empty(value) else Syzygy(value)
+        else:
+            super().set_option(name, value, note)
+
+    def opening_move(self, state: Any, rng: random.Random, note: Note) -> int | None:
+        """A move from the Polyglot book (OwnBook and BookFile), weighted by its counts."""
+        if not (self.own_book and self.book_file):
+            return None
+        import chess.polyglot
+
+        from ..games.chess.rules import to_board
+
+        try:
+            with chess.polyglot.open_reader(self.book_file) as reader:
+                entry = reader.weighted_choice(to_board(state), random=rng)
+        except IndexError:
+            return None  # the position is not in the book
+        except (OSError, ValueError) as error:
+            note(f"book {quote(self.book_file, 60)} cannot be read: {error}")
+            return None
+        try:
+            return self.read_move(self._rules(None), state, entry.move.uci())
+        except (InvalidMoveError, IllegalMoveError):
+            note(f"book {quote(self.book_file, 60)} gives an illegal move")
+            return None
+
+    def think(self, state: Any, limit: Limit, *, soft_time: float | None, report: Report,
+              allowed: tuple[int, ...] | None, note: Note) -> Any:
+        from ..games.chess.tablebase import DamagedTableError
+
+        moves = self.moves(state)
+        while True:
+            try:
+                if allowed is None or set(allowed) >= set(moves):
+                    return self.engine.think(state, limit, soft_time=soft_time,
+                                             on_iteration=report)
+                return self._think_among(state, allowed, limit, soft_time, report)
+            except DamagedTableError as error:
+                # the tables are set aside for this session; the search runs without them
+                if str(error).startswith("Syzygy") and self.engine.syzygy is not None:
+                    self.engine.syzygy = None
+                    note(f"Syzygy tables not used: {error}")
+                elif self.engine.tables is not None:
+                    self.engine.tables = None
+                    note(f"endgame tables not used: {error}")
+                else:
+                    raise
+
+    def _think_among(self, state: Any, allowed: tuple[int, ...], limit: Limit,
+                     soft_time: float | None, report: Report) -> Any:
+        """Iterative deepening over some root moves: at depth d each move's position is
+        searched by the engine to depth d - 1 (its table remembers the shallower ones).
+        As in the engine, the first depth always finishes (only a node budget cuts it
+        short); a later depth cut short (stop, time, nodes) is thrown away and the last whole
+        one answers."""
+        from ..games.chess.engine import Iteration, mate_in_plies
+        from ..games.chess.rules import play_move
+
+        start = time.perf_counter()
+        game = self._rules(None)
+        nodes = hits = 0
+        last: Any = None
+        deepest = MAX_ROOT_DEPTH if limit.depth is None else max(2, min(limit.depth,
+                                                                        MAX_ROOT_DEPTH))
+        for depth in range(2, deepest + 1):
+            best: Any = None
+            seldepth = 0
+            for move in allowed:
+                elapsed = time.perf_counter() - start
+                nodes_left = None if limit.nodes is None else limit.nodes - nodes
+                out_of_time = limit.time is not None and elapsed >= limit.time
+                if (nodes_left is not None and nodes_left <= 0) \
+                        or (last is not None and (limit.stopped() or out_of_time)):
+                    return last or best or self._first(allowed)
+                child = play_move(state, move)
+                outcome = game.outcome(child)
+                if outcome is not None:  # mate, stalemate or a draw by rule
+                    score = 0 if outcome.winner is None else \
+                        self._mate_score() if outcome.winner == state.turn else -self._mate_score()
+                    line: tuple[int, ...] = (move,)
+                else:
+                    reply = self.engine.think(child, Limit(depth=1, nodes=nodes_left)
+                                              if last is None else Limit(
+                        depth=depth - 1, nodes=nodes_left,
+                        time=None if limit.time is None else limit.time - elapsed,
+                        stop=limit.stop))
+                    nodes += reply.nodes
+                    hits += reply.tablebase_hits
+                    seldepth = max(seldepth, reply.seldepth + 1)
+                    if reply.depth == 0:  # stopped before its first depth: no value
+                        return last or best or self._first(allowed)
+                    plies = mate_in_plies(reply.score)
+                    score = -reply.score if plies is None else \
+                        -reply.score + (1 if reply.score > 0 else -1)
+                    line = (move, *reply.pv)
+                if best is None or score > best.score:
+                    best = Iteration(depth=depth, seldepth=seldepth, score=score, pv=line,
+                                     nodes=nodes, seconds=time.perf_counter() - start,
+                                     tablebase_hits=hits)
+            last = Iteration(depth=depth, seldepth=max(seldepth, depth), score=best.score,
+                             pv=best.pv, nodes=nodes, seconds=time.perf_counter() - start,
+                             tablebase_hits=hits)
+            report(last)
+            if soft_time is not None and time.perf_counter() - start >= soft_time:
+                break
+        return last
+
+    @staticmethod
+    def _mate_score() -> int:
+        """The score of mating in one ply."""
+        from ..games.chess.search import MATE
+
+        return int(MATE) - 1
+
+    @staticmethod
+    def _first(allowed: tuple[int, ...]) -> Any:
+        from ..games.chess.engine import Iteration
+
+        return Iteration(depth=0, seldepth=0, score=0, pv=(allowed[0],), nodes=0, seconds=0.0)
+
+
+# -- xiangqi --------------------------------------------------------------------------------------
+COORDINATES = ("fairy", "iccs")
+FAIRY_MOVE = re.compile(r"([a-i])(10|[1-9])([a-i])(10|[1-9])")
+
+
+class XiangqiVariant(Variant):
+    """Xiangqi: yipan's engine, its moves in Fairy-Stockfish's coordinates (ranks 1-10,
+    ``h3e3``) or in ICCS (ranks 0-9, ``h2e2``) as Pikafish and UCCI write them
+    (``UCI_Coordinates``). A restricted search bans the other root moves in the engine."""
+
+    name = "xiangqi"
+    options = (Option("UCI_Coordinates", "combo", "fairy", choices=COORDINATES),)
+
+    def __init__(self, hash_mb: int, coordinates: str = "fairy") -> None:
+        from ..games.xiangqi.engine import Clock, Engine, budget, uci_score
+        from ..games.xiangqi.rules import Xiangqi, legal_moves_of
+
+        super().__init__(Engine(hash_mb), Xiangqi, legal_moves_of, Clock, budget, uci_score)
+        self.coordinates = coordinates
+
+    def set_option(self, name: str, value: str, note: Note) -> None:
+        if name == "uci_coordinates":
+            if value.lower() not in COORDINATES:
+                raise ValueError(f"UCI_Coordinates is one of {', '.join(COORDINATES)}")
+            self.coordinates = value.lower()
+        else:
+            super().set_option(name, value, note)
+
+    def move_text(self, move: int) -> str:
+        text = super().move_text(move)
+        if self.coordinates == "fairy":
+            return f"{text[0]}{int(text[1]) + 1}{text[2]}{int(text[3]) + 1}"
+        return text
+
+    def read_move(self, game: Any, state: Any, text: str) -> int:
+        if self.coordinates == "fairy":
+            shape = FAIRY_MOVE.fullmatch(text.lower())
+            if shape is None:
+                raise InvalidMoveError(f"cannot read move {quote(text, 12)}")
+            text = f"{shape[1]}{int(shape[2]) - 1}{shape[3]}{int(shape[4]) - 1}"
+        return super().read_move(game, state, text)
+
+    def think(self, state: Any, limit: Limit, *, soft_time: float | None, report: Report,
+              allowed: tuple[int, ...] | None, note: Note) -> Any:
+        banned = () if allowed is None else \
+            tuple(move for move in self.moves(state) if move not in allowed)
+        return self.engine.think(state, limit, soft_time=soft_time, on_iteration=report,
+                                 banned=banned)
+
+
+VARIANTS: dict[str, type[ChessVariant] | type[XiangqiVariant]] = {
+    "chess": ChessVariant, "xiangqi": XiangqiVariant}
