@@ -164,7 +164,8 @@ def run_engine(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The ``ucci-yipan`` script."""
-    return script_main("ucci-yipan", "yipan's xiangqi engine, speaking UCCI", add_arguments, run_engine, argv)
+    return script_main("ucci-yipan", "yipan's xiangqi engine, speaking UCCI", add_arguments,
+                       run_engine, argv)
 
 
 if __name__ == "__main__":

@@ -198,7 +198,8 @@ def run_engine(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The ``uci-yipan`` script."""
-    return script_main("uci-yipan", "yipan's chess engine, speaking UCI", add_arguments, run_engine, argv)
+    return script_main("uci-yipan", "yipan's chess engine, speaking UCI", add_arguments,
+                       run_engine, argv)
 
 
 if __name__ == "__main__":
