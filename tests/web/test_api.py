@@ -173,6 +173,11 @@ def test_renju_through_the_api_refuses_a_forbidden_move(client: TestClient) -> N
     assert response.status_code == 422 and "double three" in response.text
 
 
+def test_a_chess_null_move_is_refused_as_an_illegal_move(client: TestClient) -> None:
+    response = client.post("/api/games/chess/state", json={"moves": ["e4", "0000"]})
+    assert response.status_code == 422 and "null move" in response.text
+
+
 def test_games_lists_a_newly_registered_game(client: TestClient, fake_games: None) -> None:
     names = [game["name"] for game in client.get("/api/games").json()["games"]]
     assert "test-heaps" in names and "test-dice" in names
