@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from yipan.core import IllegalMoveError
 from yipan.games.xiangqi import Xiangqi
+from yipan.protocols.ucci import UcciEngine
+from yipan.protocols.uci import UciEngine
 
 SRC = Path(__file__).resolve().parents[3] / "src"
 MAX_PLIES = 200
@@ -149,3 +152,74 @@ def test_a_uci_gui_plays_a_whole_game_in_the_fairy_stockfish_dialect(compiled):
                                     game.legal_moves(game.play(game.initial_state(), 2841))}
     client.send("quit")
     assert client.close() == 0
+
+
+# -- hostile input, in process --------------------------------------------------------------------
+SEARCH_ENDS = 120  # seconds: a bounded go that has not answered by then hangs
+REPEATED = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9"  # the start, for the third time
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def __call__(self, line: str) -> None:
+        self.lines.append(line)
+
+
+def ucci_engine() -> tuple[UcciEngine, Recorder]:
+    out = Recorder()
+    return UcciEngine(out, hash_mb=1), out
+
+
+def test_the_null_move_is_no_move_of_xiangqi():
+    game = Xiangqi()
+    with pytest.raises(IllegalMoveError, match="null move"):
+        game.parse_move(game.initial_state(), "0000")
+
+
+def test_ucci_reads_a_move_list_up_to_a_null_move(compiled):
+    ucci, out = ucci_engine()
+    for line in ("position startpos moves h2e2 0000 h9g7", "isready"):
+        assert ucci.handle(line) is True
+    game = Xiangqi()
+    assert ucci.state == game.play(game.initial_state(),
+                                   game.parse_move(game.initial_state(), "h2e2"))
+    assert any("null move" in line for line in out.lines) and out.lines[-1] == "readyok"
+
+
+def test_a_position_drawn_by_repetition_still_gets_a_move(compiled):
+    ucci, out = ucci_engine()
+    for line in (f"position startpos moves {REPEATED}", "go depth 2"):
+        ucci.handle(line)
+    ucci.search_thread.join(SEARCH_ENDS)
+    game = Xiangqi()
+    assert game.outcome(ucci.state) is not None  # over by the rule, yet the pieces move
+    answer = [line for line in out.lines if "bestmove" in line][-1].split()
+    assert answer[0] == "bestmove"
+    assert game.parse_move(ucci.state, answer[1]) in game.legal_moves(game.initial_state())
+
+
+def test_searchmoves_restricts_the_root_in_the_fairy_stockfish_dialect(compiled):
+    out = Recorder()
+    uci = UciEngine(out, hash_mb=1, variant="xiangqi")
+    for line in ("go searchmoves a4a5 i4i5 depth 3", "go searchmoves b3b10 movetime 50"):
+        uci.handle(line)
+        uci.search_thread.join(SEARCH_ENDS)
+        assert not uci.search_thread.is_alive()
+    answers = [line.split()[1] for line in out.lines if line.startswith("bestmove")]
+    assert answers[0] in {"a4a5", "i4i5"} and answers[1] == "b3b10"
+    assert any(line.startswith("info depth 3 ") for line in out.lines)
+
+
+def test_an_error_in_a_ucci_handler_is_one_line_and_the_engine_lives(compiled, monkeypatch):
+    ucci, out = ucci_engine()
+    ucci.ready.wait()
+
+    def broken(megabytes: int) -> None:
+        raise MemoryError("no room")
+
+    monkeypatch.setattr(ucci.engine, "resize", broken)
+    assert ucci.handle("setoption hashsize 2") is True
+    assert out.lines[-1] == "info string setoption: internal error: MemoryError: no room"
+    assert ucci.handle("isready") is True and out.lines[-1] == "readyok"
