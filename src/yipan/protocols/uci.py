@@ -192,8 +192,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_engine(args: argparse.Namespace) -> int:
     return run_on_stdio(args, lambda write, args: UciEngine(
-        write, hash_mb=args.hash, book=args.book, variant=getattr(args, "variant", "chess"),
-        coordinates=getattr(args, "coordinates", "fairy")))
+        write, hash_mb=args.hash, book=args.book, variant=args.variant,
+        coordinates=args.coordinates))
 
 
 def main(argv: list[str] | None = None) -> int:

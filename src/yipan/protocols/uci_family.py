@@ -257,8 +257,10 @@ class EngineProtocol:
         self.ready.wait()
         self.pondering = go if go.ponder else None
         self.stop_event = threading.Event()
+        limit, soft = self.limit(go, self.stop_event)
         self.search_thread = threading.Thread(
-            target=self._search, args=(self.state, go, allowed, self.stop_event), daemon=True)
+            target=self._search, args=(self.state, go, allowed, limit, soft, self.stop_event),
+            daemon=True)
         self.search_thread.start()
 
     def ponderhit(self, _arguments: list[str]) -> None:
@@ -316,11 +318,11 @@ class EngineProtocol:
                      nodes=None if go.nodes is None else max(1, go.nodes),
                      time=hard, stop=stop.is_set), soft
 
-    def _search(self, state: Any, go: Go, allowed: tuple[int, ...] | None,
-                stop: threading.Event) -> None:
+    def _search(self, state: Any, go: Go, allowed: tuple[int, ...] | None, limit: Limit,
+                soft: float | None, stop: threading.Event) -> None:
         """The search thread: one answer, after ``stop`` when the go asked so."""
         try:
-            answer = self._answer(state, go, allowed, stop)
+            answer = self._answer(state, go, allowed, limit, soft)
         except Exception as error:  # noqa: BLE001 - a GUI must get its bestmove whatever
             self.info_string(f"search failed: {type(error).__name__}: {error}")
             moves = allowed or self.variant.moves(state)
@@ -329,8 +331,8 @@ class EngineProtocol:
             stop.wait()  # UCI: no bestmove before "stop" in infinite mode
         self.say(answer)
 
-    def _answer(self, state: Any, go: Go, allowed: tuple[int, ...] | None,
-                stop: threading.Event) -> str:
+    def _answer(self, state: Any, go: Go, allowed: tuple[int, ...] | None, limit: Limit,
+                soft: float | None) -> str:
         moves = allowed or self.variant.moves(state)
         if not moves:
             return self.no_move_line()
@@ -339,7 +341,6 @@ class EngineProtocol:
             if book is not None:
                 self.info_string("book move")
                 return self.best_line(book, None, None, go)
-        limit, soft = self.limit(go, stop)
         if len(moves) == 1 and not go.until_stop:
             limit = replace(limit, depth=1, nodes=None, time=None)
         found = self.variant.think(state, limit, soft_time=soft, report=self.report,

@@ -160,7 +160,17 @@ class ChessVariant(Variant):
         elif name == "tablebasepath":
             from ..games.chess.tablebase import Tablebase, tablebase
 
-            self.engine.tables = tablebase() if is_empty(value) else Tablebase(Path(value))
+            if is_empty(value):
+                self.engine.tables = tablebase()
+                return
+            try:
+                found = Path(value).is_dir()
+            except OSError as error:  # a name too long, a loop of links...
+                raise ValueError(f"cannot read folder {quote(value, 60)}: {error.strerror}"
+                                 ) from None
+            if not found:
+                note(f"TablebasePath: no folder {quote(value, 60)}: no endgame tables in use")
+            self.engine.tables = Tablebase(Path(value))
         elif name == "syzygypath":
             from ..games.chess.syzygy import Syzygy
 
@@ -202,7 +212,7 @@ class ChessVariant(Variant):
                     return self.engine.think(state, limit, soft_time=soft_time,
                                              on_iteration=report)
                 return self._think_among(state, allowed, limit, soft_time, report)
-            except DamagedTableError as error:
+            except (DamagedTableError, OSError) as error:
                 # the tables are set aside for this session; the search runs without them
                 if str(error).startswith("Syzygy") and self.engine.syzygy is not None:
                     self.engine.syzygy = None
