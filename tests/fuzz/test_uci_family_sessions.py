@@ -280,16 +280,6 @@ def session(rng: random.Random, dialect: Dialect) -> list[str]:
 
 
 # -- the referee ----------------------------------------------------------------------------------
-class Transcript:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.lock = threading.Lock()
-
-    def __call__(self, line: str) -> None:
-        with self.lock:
-            self.lines.append(line)
-
-
 @dataclass
 class Findings:
     sessions: int = 0
@@ -307,8 +297,8 @@ class Findings:
 
 def referee(dialect: Dialect, lines: list[str], findings: Findings) -> None:
     """Run one session in process and record what went wrong."""
-    out = Transcript()
-    engine = dialect.make(out)
+    answers: list[str] = []  # (list.append is atomic: the search thread writes here too)
+    engine = dialect.make(answers.append)
     searches: list[tuple[Any, Any, Any]] = []  # (variant, game, state) of each search begun
     problems: list[tuple[str, str]] = []
 
@@ -344,8 +334,6 @@ def referee(dialect: Dialect, lines: list[str], findings: Findings) -> None:
         return
     for kind, detail in problems:
         findings.fail(kind, lines, detail)
-    with out.lock:
-        answers = list(out.lines)
     quit_early = any(line.split()[:1] == ["quit"] for line in lines)
     if not quit_early and (not answers or answers[-1] != "readyok"):
         findings.fail("deaths", lines, f"no readyok at the end: {answers[-3:]!r}")
