@@ -267,3 +267,17 @@ def test_moves_after_a_draw_by_rule_are_played(compiled):
     board.push_uci("a8a7")
     assert uci.game.fen(uci.state) == board.fen()
     assert chess.Move.from_uci(bestmoves(lines)[0]) in board.legal_moves
+
+
+def test_ponderhit_puts_a_pondering_search_on_its_clock(compiled):
+    out = Transcript()
+    uci = UciEngine(out, hash_mb=1)
+    uci.handle("position startpos moves e2e4")
+    uci.handle("go ponder wtime 2000 btime 2000")
+    assert uci.search_thread is not None
+    uci.handle("ponderhit")
+    uci.search_thread.join(SEARCH_ENDS)  # no stop: the clock's share ends it
+    assert not uci.search_thread.is_alive()
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert chess.Move.from_uci(bestmoves(out.lines)[0]) in board.legal_moves
