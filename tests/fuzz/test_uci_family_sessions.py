@@ -382,10 +382,14 @@ def test_random_sessions_through_the_script(compiled, dialect: Dialect) -> None:
                   if line != WAIT and line.split()[:1] != ["quit"]]
     env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     done = subprocess.run([sys.executable, "-m", "yipan", dialect.name],
-                          input="\n".join([*lines, "stop", "isready", ""]),
+                          input="\n".join([*lines, "stop", "isready", "go infinite", "quit", ""]),
                           capture_output=True, text=True, encoding="utf-8", errors="replace",
                           env=env, timeout=HANG)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
-    assert done.stdout.splitlines()[-1] == "readyok"
+    answers = done.stdout.splitlines()
+    # readyok, then quit ends the infinite search: its answer (and UCCI's bye) come last
+    ending = answers[len(answers) - 1 - answers[::-1].index("readyok"):]
+    assert [line.split()[0] for line in ending if not line.startswith("info")] == \
+        ["readyok", "bestmove"] + (["bye"] if dialect.name == "ucci" else [])
     assert not any(bad in done.stdout for bad in BAD_NEWS)
