@@ -41,8 +41,8 @@ def is_empty(value: str) -> bool:
 
 
 class Variant:
-    """A game as the UCI family plays it; a subclass sets the attributes ``__init__`` lists
-    and may add options."""
+    """A game as the UCI family plays it: a subclass gives ``__init__`` its engine, rules,
+    move generator, clock and score writer, and may add options."""
 
     name: ClassVar[str]
     options: ClassVar[tuple[Option, ...]] = ()
@@ -57,6 +57,7 @@ class Variant:
         self._clock = clock
         self._budget = budget
         self._uci_score = uci_score
+        self._rules_at_start = rules(None)  # writes moves (which need no position)
 
     # -- the game -------------------------------------------------------------------------------
     def new_game(self, fen: str | None = None) -> Any:
@@ -76,7 +77,7 @@ class Variant:
         return move
 
     def move_text(self, move: int) -> str:
-        return str(self._rules(None).format_move(move))
+        return str(self._rules_at_start.format_move(move))
 
     def score_text(self, score: int) -> str:
         """``cp 35`` or ``mate 3`` / ``mate -2``."""
@@ -196,7 +197,7 @@ class ChessVariant(Variant):
             note(f"book {quote(self.book_file, 60)} cannot be read: {error}")
             return None
         try:
-            return self.read_move(self._rules(None), state, entry.move.uci())
+            return self.read_move(self._rules_at_start, state, entry.move.uci())
         except (InvalidMoveError, IllegalMoveError):
             note(f"book {quote(self.book_file, 60)} gives an illegal move")
             return None
@@ -234,21 +235,27 @@ class ChessVariant(Variant):
         from ..games.chess.rules import play_move
 
         start = time.perf_counter()
-        game = self._rules(None)
+        game = self._rules_at_start
         nodes = hits = 0
         last: Any = None
         deepest = MAX_ROOT_DEPTH if limit.depth is None else max(2, min(limit.depth,
                                                                         MAX_ROOT_DEPTH))
+        def cut_short() -> bool:
+            out_of_time = limit.time is not None and time.perf_counter() - start >= limit.time
+            return limit.nodes is not None and nodes >= limit.nodes \
+                or last is not None and (limit.stopped() or out_of_time)
+
         for depth in range(2, deepest + 1):
             best: Any = None
             seldepth = 0
             for move in allowed:
+                if cut_short():
+                    return last or best or self._first(allowed)
                 elapsed = time.perf_counter() - start
                 nodes_left = None if limit.nodes is None else limit.nodes - nodes
-                out_of_time = limit.time is not None and elapsed >= limit.time
-                if (nodes_left is not None and nodes_left <= 0) \
-                        or (last is not None and (limit.stopped() or out_of_time)):
-                    return last or best or self._first(allowed)
+                child_limit = Limit(depth=1, nodes=nodes_left) if last is None else Limit(
+                    depth=depth - 1, nodes=nodes_left,
+                    time=None if limit.time is None else limit.time - elapsed, stop=limit.stop)
                 child = play_move(state, move)
                 outcome = game.outcome(child)
                 if outcome is not None:  # mate, stalemate or a draw by rule
@@ -256,11 +263,7 @@ class ChessVariant(Variant):
                         self._mate_score() if outcome.winner == state.turn else -self._mate_score()
                     line: tuple[int, ...] = (move,)
                 else:
-                    reply = self.engine.think(child, Limit(depth=1, nodes=nodes_left)
-                                              if last is None else Limit(
-                        depth=depth - 1, nodes=nodes_left,
-                        time=None if limit.time is None else limit.time - elapsed,
-                        stop=limit.stop))
+                    reply = self.engine.think(child, child_limit)
                     nodes += reply.nodes
                     hits += reply.tablebase_hits
                     seldepth = max(seldepth, reply.seldepth + 1)
@@ -274,6 +277,8 @@ class ChessVariant(Variant):
                     best = Iteration(depth=depth, seldepth=seldepth, score=score, pv=line,
                                      nodes=nodes, seconds=time.perf_counter() - start,
                                      tablebase_hits=hits)
+            if last is not None and cut_short():  # the last move's search was cut short
+                return last
             last = Iteration(depth=depth, seldepth=max(seldepth, depth), score=best.score,
                              pv=best.pv, nodes=nodes, seconds=time.perf_counter() - start,
                              tablebase_hits=hits)
