@@ -34,19 +34,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from .uci_family import (
-    AUTHOR,
-    DEFAULT_HASH_MB,
-    MAX_HASH_MB,
-    NAME,
-    EngineProtocol,
-    Go,
-    add_hash_argument,
-    go_number,
-    run_on_stdio,
-    script_main,
-    spin,
-)
+from . import uci_family as family
+from .uci_family import EngineProtocol, Go, go_number, spin
 from .uci_variants import XiangqiVariant
 
 DRAW_ACCEPT = 100  # centipawns: a draw offered is taken when the engine is this far behind
@@ -62,18 +51,19 @@ class UcciEngine(EngineProtocol):
                 "banmoves": "banmoves", "probe": "probe"}
 
     def __init__(self, write: Callable[[str], None], *,
-                 hash_mb: int = DEFAULT_HASH_MB) -> None:
+                 hash_mb: int = family.DEFAULT_HASH_MB) -> None:
         super().__init__(write, XiangqiVariant(hash_mb, coordinates="iccs"), hash_mb=hash_mb)
         self.milliseconds = False
 
     # -- commands -------------------------------------------------------------------------------
     def ucci(self, _arguments: list[str]) -> None:
-        self.say(f"id name {NAME}")
+        self.say(f"id name {family.NAME}")
         self.say("id copyright the yipan authors, MIT licence")
-        self.say(f"id author {AUTHOR}")
+        self.say(f"id author {family.AUTHOR}")
         self.say("id user unknown")
         self.say("option usemillisec type check default false")
-        self.say(f"option hashsize type spin min 1 max {MAX_HASH_MB} default {DEFAULT_HASH_MB}")
+        self.say(f"option hashsize type spin min 1 max {family.MAX_HASH_MB} "
+                 f"default {family.DEFAULT_HASH_MB}")
         self.say("option ponder type check default false")
         self.say("option newgame type button")
         self.say("ucciok")
@@ -84,7 +74,7 @@ class UcciEngine(EngineProtocol):
         name = arguments[0].lower()
         value = " ".join(arguments[1:]).strip().lower()
         if name == "hashsize":
-            self.resize(spin(value, "hashsize", 1, MAX_HASH_MB))
+            self.resize(spin(value, "hashsize", 1, family.MAX_HASH_MB))
         elif name == "usemillisec":
             if value not in ("true", "false", "on", "off"):
                 raise ValueError("usemillisec is true or false")
@@ -155,17 +145,17 @@ class UcciEngine(EngineProtocol):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_hash_argument(parser)
+    family.add_hash_argument(parser)
 
 
 def run_engine(args: argparse.Namespace) -> int:
-    return run_on_stdio(args, lambda write, args: UcciEngine(write, hash_mb=args.hash))
+    return family.run_on_stdio(args, lambda write, args: UcciEngine(write, hash_mb=args.hash))
 
 
 def main(argv: list[str] | None = None) -> int:
     """The ``ucci-yipan`` script."""
-    return script_main("ucci-yipan", "yipan's xiangqi engine, speaking UCCI", add_arguments,
-                       run_engine, argv)
+    return family.script_main("ucci-yipan", "yipan's xiangqi engine, speaking UCCI",
+                              add_arguments, run_engine, argv)
 
 
 if __name__ == "__main__":

@@ -48,14 +48,13 @@ from .uci_family import (
     NAME,
     EngineProtocol,
     Go,
-    Option,
     add_hash_argument,
     go_number,
     run_on_stdio,
     script_main,
     spin,
 )
-from .uci_variants import VARIANTS, Variant
+from .uci_variants import VARIANTS, Option, Variant
 
 # options of the protocol itself; each variant adds its own
 OPTIONS = (

@@ -30,14 +30,12 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar, TextIO
+from typing import Any, ClassVar, TextIO
 
 from ..core import GameOptionError, Limit, YipanError
 from ..core.text import quote, read_int
 from ..core.version import VERSION
-
-if TYPE_CHECKING:
-    from .uci_variants import Variant
+from .uci_variants import Variant
 
 NAME = f"yipan {VERSION}"
 AUTHOR = "the yipan authors"
@@ -48,26 +46,6 @@ DEFAULT_HASH_MB = 64
 DEFAULT_OVERHEAD_MS = 50
 MAX_MILLISECONDS = 10**9  # about eleven days: any clock beyond is read as this
 NULL_MOVE = "0000"
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One ``option`` line of the ``uci`` answer."""
-
-    name: str
-    kind: str  # spin, check, string, combo, button
-    default: str
-    low: int = 0
-    high: int = 0
-    choices: tuple[str, ...] = ()
-
-    def line(self) -> str:
-        text = f"option name {self.name} type {self.kind} default {self.default or '<empty>'}"
-        if self.kind == "spin":
-            text += f" min {self.low} max {self.high}"
-        for choice in self.choices:
-            text += f" var {choice}"
-        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,8 +248,7 @@ class EngineProtocol:
         if go is None or self.search_thread is None:
             return
         stop = self.stop_event
-        _, hard = self.variant.budget(go, self.game.to_move(self.state),
-                                      self.overhead_ms / 1000)
+        _, hard = self._budget(go)
         if hard is None:
             stop.set()
             return
@@ -307,10 +284,19 @@ class EngineProtocol:
             thread.join()
             self.search_thread = None
 
+    def _budget(self, go: Go) -> tuple[float | None, float | None]:
+        """(soft, hard) seconds for this move on the clock of the side to move."""
+        side = self.game.to_move(self.state)
+        left = go.time_left[side]
+        return self.variant.budget(
+            time_left=None if left is None else left / 1000, increment=go.increment[side] / 1000,
+            moves_to_go=go.moves_to_go or None,
+            move_time=None if go.move_time is None else go.move_time / 1000,
+            overhead=self.overhead_ms / 1000)
+
     def limit(self, go: Go, stop: threading.Event) -> tuple[Limit, float | None]:
         """The search's limit and its soft time (no new depth after it)."""
-        soft, hard = (None, None) if go.until_stop else \
-            self.variant.budget(go, self.game.to_move(self.state), self.overhead_ms / 1000)
+        soft, hard = (None, None) if go.until_stop else self._budget(go)
         depth = go.depth
         if go.mate is not None and depth is None:
             depth = 2 * go.mate + 1

@@ -12,8 +12,11 @@ ask it for:
   score as UCI writes it (``score_text``), a clock's share (``budget``);
 - a search (``think``) among all moves or only some (UCI ``searchmoves``, UCCI
   ``banmoves``), reporting each finished depth;
-- its own UCI options (``options``, ``set_option``): the chess books and endgame tables,
-  xiangqi's coordinates.
+- its own UCI options (``options``, ``set_option``; an ``Option`` writes its line of the
+  ``uci`` answer): the chess books and endgame tables, xiangqi's coordinates.
+
+The loop imports this module, never the other way round: a variant knows nothing of the
+protocol's lines but its options' names.
 """
 
 from __future__ import annotations
@@ -22,12 +25,33 @@ import random
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ..core import IllegalMoveError, InvalidMoveError, Limit
 from ..core.text import quote
-from .uci_family import Go, Option
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One ``option`` line of the ``uci`` answer."""
+
+    name: str
+    kind: str  # spin, check, string, combo, button
+    default: str
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] = ()
+
+    def line(self) -> str:
+        text = f"option name {self.name} type {self.kind} default {self.default or '<empty>'}"
+        if self.kind == "spin":
+            text += f" min {self.low} max {self.high}"
+        for choice in self.choices:
+            text += f" var {choice}"
+        return text
+
 
 Note = Callable[[str], None]  # a line for the GUI (the loop's ``info string``)
 Report = Callable[[Any], None]  # called with each finished depth's Iteration
@@ -88,14 +112,12 @@ class Variant:
         return None
 
     # -- the engine -----------------------------------------------------------------------------
-    def budget(self, go: Go, turn: int, overhead: float) -> Budget:
-        """(soft, hard) seconds for the side to move (``turn`` 0 or 1) under a ``go``."""
-        left = go.time_left[turn]
-        clock = self._clock(time_left=None if left is None else left / 1000,
-                            increment=go.increment[turn] / 1000,
-                            moves_to_go=go.moves_to_go or None,
-                            move_time=None if go.move_time is None else go.move_time / 1000)
-        return self._budget(clock, overhead)
+    def budget(self, *, time_left: float | None, increment: float, moves_to_go: int | None,
+               move_time: float | None, overhead: float) -> Budget:
+        """(soft, hard) seconds for a move under a clock (seconds; None: not given)."""
+        return self._budget(self._clock(time_left=time_left, increment=increment,
+                                        moves_to_go=moves_to_go, move_time=move_time),
+                            overhead)
 
     def think(self, state: Any, limit: Limit, *, soft_time: float | None, report: Report,
               allowed: tuple[int, ...] | None, note: Note) -> Any:
