@@ -521,4 +521,4 @@ def _solve_by_regrets(game: Game, state: Any, algorithm: str, hooks: GameHooks,
         raise CapabilityError("a trace follows minimax and alpha-beta searches, not CFR")
     return cfr.solve_analysis(game, state, algorithm, iterations or DEFAULT_CFR_ITERATIONS,
                               progress=request.progress, rng=rng or random.Random(),
-                              save_to=(request.options or {}).get("save"))
+                              save_to=(request.options or {}).get("save"), limit=request.limit)

@@ -179,3 +179,26 @@ def test_a_strategy_plays_only_what_its_player_knows(kuhn_solution):
     assert strategy.probabilities(game, against_jack) == \
         strategy.probabilities(game, against_queen)
     assert isinstance(strategy.table, MappingProxyType)
+
+
+def test_a_time_limit_stops_the_solve_and_says_where(kuhn_tree):
+    """No time at all: one iteration (a strategy is always there), and the result says the
+    limit stopped it; a stop flag does the same; without a limit every iteration runs."""
+    timed = cfr.solve(KuhnPoker(), "cfr+", 1000, tree=kuhn_tree, limit=Limit(time=0))
+    assert timed.stopped and timed.iterations == 1
+    asked = cfr.solve(KuhnPoker(), "cfr", 1000, tree=kuhn_tree, checkpoints=4,
+                      limit=Limit(stop=lambda: True))
+    assert asked.stopped and asked.iterations == 1
+    assert [point.iterations for point in asked.checkpoints] == [1]
+    whole = cfr.solve(KuhnPoker(), "cfr+", 50, tree=kuhn_tree, limit=Limit(time=3600))
+    assert not whole.stopped and whole.iterations == 50
+
+
+def test_a_stopped_solve_reports_it_in_the_analysis(kuhn_tree):
+    game = KuhnPoker()
+    analysis = cfr.solve_analysis(game, game.initial_state(), "cfr+", 1000, tree=kuhn_tree,
+                                  limit=Limit(time=0))
+    assert analysis.extra["iterations"] == 1
+    assert analysis.extra["stopped"] == "at the time limit of 0 s, before 1,000 iterations"
+    assert "stopped" not in cfr.solve_analysis(game, game.initial_state(), "cfr+", 10,
+                                               tree=kuhn_tree).extra

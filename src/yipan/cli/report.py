@@ -127,7 +127,8 @@ def _extra(game: Game, state: Any, analysis: Analysis, write: Write) -> None:
         write(f"benchmark score: {extra['benchmark_score']:+d}")
     if extra.get("exploitability") is not None:
         write(f"exploitability: {extra['exploitability']:.3e} after {extra['iterations']:,} "
-              f"iterations of {extra['algorithm']}")
+              f"iterations of {extra['algorithm']}"
+              + (f" (stopped {extra['stopped']})" if extra.get("stopped") else ""))
     if isinstance(extra.get("strategy"), dict):
         write("strategy here: " + ", ".join(
             f"{game.format_move(m) if not isinstance(m, str) else m} {p:.1%}"

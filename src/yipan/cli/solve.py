@@ -65,7 +65,8 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", action="store_true",
                         help="report progress on stderr (CFR: the exploitability as it falls)")
     parser.add_argument("--time", type=seconds, default=None,
-                        help="seconds: for MCTS, or iterative deepening under a clock")
+                        help="seconds: for MCTS, iterative deepening under a clock, or CFR (which "
+                             "stops there and reports the iterations it reached)")
     parser.add_argument("--depth", type=count(1), default=None,
                         help="plies: the game's own solver looks for a forced result that "
                              "near (Connect Four), the others search that deep")

@@ -184,7 +184,7 @@ def solve_with(game: Game, state: Any, algorithm: str, iterations: int | None,
     return cfr.solve_analysis(game, state, algorithm,
                               iterations or SOLVE_ITERATIONS.get(game.info.name, 1000),
                               progress=request.progress, rng=rng, tree=tree_of(game),
-                              save_to=(request.options or {}).get("save"))
+                              save_to=(request.options or {}).get("save"), limit=request.limit)
 
 
 def prepare(game: object = None) -> None:

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import CHANCE, Analysis, CapabilityError, Game, YipanError, require
+from ..core import CHANCE, Analysis, CapabilityError, Game, Limit, YipanError, require
 from ..core.files import write_atomically
 from . import cfr_kernel
 from .cfr_kernel import CHANCE as CHANCE_NODE
@@ -56,6 +56,9 @@ ALGORITHMS = TABULAR + SAMPLED
 MAX_TREE_NODES = 2_000_000
 """The largest tree ``GameTree`` lays out (a few hundred bytes a node while it is built)."""
 OUTCOME_EXPLORATION = 0.6  # epsilon of outcome sampling at the updating player's nodes
+SLICE_SECONDS = 0.05
+"""Under a time limit, iterations run in batches of about this long between looks at the
+clock (the kernel runs a batch without stopping)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,6 +450,7 @@ class CFRResult:
     infosets: int
     tree_nodes: int
     checkpoints: tuple[Checkpoint, ...] = field(default=())
+    stopped: bool = False  # a limit ended the run before its iterations were done
 
 
 def checkpoints_between(iterations: int, count: int) -> list[int]:
@@ -460,11 +464,15 @@ def checkpoints_between(iterations: int, count: int) -> list[int]:
 
 def solve(game: Game, algorithm: str = "cfr+", iterations: int = 1000, *,
           rng: random.Random | None = None, progress: Callable[[Checkpoint], None] | None = None,
-          checkpoints: int = 0, tree: GameTree | None = None) -> CFRResult:
+          checkpoints: int = 0, tree: GameTree | None = None,
+          limit: Limit | None = None) -> CFRResult:
     """Run ``algorithm`` for ``iterations`` and judge its average strategy on the game's tree.
 
     ``checkpoints`` > 0 measures the exploitability that many times on the way (geometrically
     spaced) and reports each to ``progress``; seconds are CPU seconds of the solver alone.
+    ``limit`` (its time, in seconds of the wall clock, and its ``stop``) may end the run
+    sooner, after at least one iteration: the result says ``stopped`` and counts the
+    iterations done.
     """
     if algorithm not in ALGORITHMS:
         raise CapabilityError(f"unknown algorithm {algorithm!r}; algorithms: "
@@ -476,17 +484,22 @@ def solve(game: Game, algorithm: str = "cfr+", iterations: int = 1000, *,
     solver = TabularCFR(tree, algorithm) if algorithm in TABULAR else \
         MonteCarloCFR(game, algorithm, rng or random.Random())
     marks = checkpoints_between(iterations, checkpoints) if checkpoints > 0 else [iterations]
+    clock = _Clock(limit)
     spent = 0.0
     measured: list[Checkpoint] = []
     for mark in marks:
-        start = time.process_time()
-        solver.run(mark - solver.iterations)
-        spent += time.process_time() - start
+        while solver.iterations < mark and not (solver.iterations and clock.out()):
+            start = time.process_time()
+            solver.run(clock.batch(mark - solver.iterations))
+            spent += time.process_time() - start
         if checkpoints > 0:
-            point = Checkpoint(mark, spent, exploitability(tree, solver.average_strategy()))
+            point = Checkpoint(solver.iterations, spent,
+                               exploitability(tree, solver.average_strategy()))
             measured.append(point)
             if progress is not None:
                 progress(point)
+        if solver.iterations < mark:
+            break
     strategy = solver.average_strategy()
     gap = measured[-1].exploitability if measured else exploitability(tree, strategy)
     visits = solver.visits if isinstance(solver, MonteCarloCFR) else \
@@ -494,7 +507,40 @@ def solve(game: Game, algorithm: str = "cfr+", iterations: int = 1000, *,
     return CFRResult(algorithm=algorithm, strategy=strategy, iterations=solver.iterations,
                      value=expected_values(tree, strategy)[0], exploitability=gap,
                      seconds=spent, nodes=visits, infosets=len(tree.infosets),
-                     tree_nodes=tree.nodes, checkpoints=tuple(measured))
+                     tree_nodes=tree.nodes, checkpoints=tuple(measured),
+                     stopped=solver.iterations < iterations)
+
+
+class _Clock:
+    """A limit's deadline, and batches of iterations sized to end near the next look at it:
+    the first batch is one iteration, the next as many as fit in ``SLICE_SECONDS`` at the
+    pace seen so far (never past the deadline)."""
+
+    def __init__(self, limit: Limit | None) -> None:
+        self.limit = limit
+        self.start = time.monotonic()
+        self.deadline = None if limit is None or limit.time is None else \
+            self.start + limit.time
+        self.done = 0
+
+    def out(self) -> bool:
+        return (self.deadline is not None and time.monotonic() >= self.deadline) \
+            or (self.limit is not None and self.limit.stopped())
+
+    def batch(self, wanted: int) -> int:
+        if self.limit is None:
+            return wanted
+        now = time.monotonic()
+        if self.done == 0:
+            size = 1
+        else:
+            pace = max(now - self.start, 1e-9) / self.done  # seconds an iteration
+            window = SLICE_SECONDS if self.deadline is None else \
+                min(SLICE_SECONDS, max(self.deadline - now, 0.0))
+            size = max(1, int(window / pace))
+        size = min(size, wanted)
+        self.done += size
+        return size
 
 
 @functools.cache
@@ -515,12 +561,14 @@ def load_kernels() -> None:
 def solve_analysis(game: Game, state: Any, algorithm: str, iterations: int, *,
                    progress: Callable[[str], None] | None = None,
                    rng: random.Random | None = None, tree: GameTree | None = None,
-                   save_to: str | Path | None = None) -> Analysis:
+                   save_to: str | Path | None = None, limit: Limit | None = None) -> Analysis:
     """``yipan solve GAME --algorithm A``: solve from the start and report in the one schema:
     ``value`` is the first player's (the side to move once the cards are dealt), ``extra``
     has ``exploitability``, ``iterations``, ``algorithm`` (and ``information_states``).
     ``progress`` gets a line at a dozen checkpoints, the exploitability falling; ``save_to``
-    writes the average strategy (``save_strategy``)."""
+    writes the average strategy (``save_strategy``). ``limit`` (``--time``) may stop the
+    run before ``iterations``: ``extra["stopped"]`` then says so, and ``iterations`` counts
+    those done."""
     check_game(game, algorithm)
     if state != game.initial_state():
         raise CapabilityError("CFR solves a game from its start, not from a position within "
@@ -532,17 +580,27 @@ def solve_analysis(game: Game, state: Any, algorithm: str, iterations: int, *,
                      f"{point.exploitability:.3e}  {point.seconds:.2f} s")
 
     result = solve(game, algorithm, iterations, rng=rng, tree=tree, progress=report,
-                   checkpoints=12 if progress is not None else 0)
+                   checkpoints=12 if progress is not None else 0, limit=limit)
     if save_to:
         save_strategy(save_to, game, result.strategy, about={
             "algorithm": algorithm, "iterations": result.iterations,
             "exploitability": result.exploitability})
+    extra: dict[str, Any] = {"exploitability": result.exploitability,
+                             "iterations": result.iterations, "algorithm": algorithm,
+                             "information_states": result.infosets,
+                             "tree_nodes": result.tree_nodes}
+    if result.stopped:
+        extra["stopped"] = _stopped_words(limit, iterations)
     return Analysis(move=None, value=result.value, exact=False, scale="payoff",
                     nodes=result.nodes, seconds=result.seconds, engine=algorithm,
-                    extra={"exploitability": result.exploitability,
-                           "iterations": result.iterations, "algorithm": algorithm,
-                           "information_states": result.infosets,
-                           "tree_nodes": result.tree_nodes})
+                    extra=extra)
+
+
+def _stopped_words(limit: Limit | None, iterations: int) -> str:
+    """Why a solve ended before its iterations (what the report says)."""
+    if limit is not None and limit.time is not None and not limit.stopped():
+        return f"at the time limit of {limit.time:g} s, before {iterations:,} iterations"
+    return f"when asked to stop, before {iterations:,} iterations"
 
 
 # -- a textbook reference ------------------------------------------------------------------------
