@@ -98,6 +98,41 @@ def test_analyze_with_a_node_limit_shares_it_and_reports_each_column(game):
     assert analysis.engine.endswith("(bounds)")
 
 
+def test_analyze_without_a_limit_searches_its_default_time(game, monkeypatch):
+    """No --time and no --nodes: analyze stops at its default time with proved bounds (here
+    no time at all, far too little for this early position, which takes a minute)."""
+    from yipan.games.connect4 import hooks
+
+    monkeypatch.setattr(hooks, "DEFAULT_ANALYZE_SECONDS", 0.0, raising=False)
+    analysis = analyze(game, at(game, WIN_FOR_X), AnalysisRequest())
+    assert not analysis.exact and analysis.value is None
+    assert analysis.extra["bounds"].startswith("bounds only:")
+    for low, high in analysis.extra["benchmark_bounds"].values():
+        assert low <= high
+
+
+def test_a_column_proved_lost_is_not_the_best_while_another_is_open(game):
+    """After 26673 with 700 nodes, four columns are proved lost and three are open: the
+    move given is an open one (the one whose bounds reach highest, the centre), never a
+    proved loss, and the position's bounds are the best of the columns'."""
+    analysis = analyze(game, at(game, "26673"), AnalysisRequest(limit=Limit(nodes=700)))
+    bounds = analysis.extra["benchmark_bounds"]
+    lost = {column for column, (_, high) in bounds.items() if high < 0}
+    assert lost and len(lost) < len(bounds)
+    assert game.format_move(analysis.move) not in lost
+    assert analysis.move_outcomes.get(analysis.move) != -1
+
+
+def test_the_best_column_prefers_any_open_one_to_a_proved_loss(game):
+    from yipan.games.connect4.hooks import best_column
+
+    state = game.initial_state()
+    assert best_column(game, state, {2: (-3, -3), 0: (-20, 2), 6: (-20, 0)}) == 0
+    assert best_column(game, state, {2: (-3, -3), 0: (-20, -1)}) == 2  # all lost: the slower
+    assert best_column(game, state, {2: (1, 1), 3: (-20, 20)}) == 2  # a proved win first
+    assert best_column(game, state, {2: (0, 0), 3: (-20, 20)}) == 2  # the proved draw
+
+
 def test_progress_is_reported_only_after_a_second(game, benchmark_set):
     seen: list[str] = []
     moves, _ = benchmark_set("Test_L2_R1")[0]

@@ -7,7 +7,8 @@ convention; ``extra`` carries the shared benchmark's convention as well: ``bench
 its sign) and ``benchmark_scores`` (each column's), and ``book`` (whether the opening book was
 probed).
 
-Limits: ``--time`` and ``--nodes`` stop the solver (``analyze`` shares them among the columns);
+Limits: ``--time`` and ``--nodes`` stop the solver (``analyze`` shares them among the columns,
+and without either searches ``DEFAULT_ANALYZE_SECONDS``);
 ``--depth D`` asks only whether either side forces a result within D plies. When a limit
 stops a search first, the report says its figures are bounds: ``exact`` is false, ``value``
 null, ``extra.bounds`` says in words what is proved (and the outcome when the bounds decide
@@ -30,6 +31,7 @@ from ...core import (
     BookRequest,
     CommandOption,
     GameHooks,
+    Limit,
 )
 from .book import build, make_solver, solve_unit
 from .player import make_ai, score_to_value
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from ...learning.data import Dataset
 
 PV_NODES = 2_000_000  # per step of the main line; beyond, the line reported stops early
+DEFAULT_ANALYZE_SECONDS = 10.0  # analyze without --time or --nodes (as engines' analyses)
 PROGRESS_AFTER = 1.0  # seconds a search runs before its progress is reported
 EARLY_PLIES = 2  # positions this early are searched with a larger table ...
 EARLY_TABLE_BITS = 25  # ... of 2^25 slots (256 MB)
@@ -67,11 +70,14 @@ def _fresh_solver(game: ConnectFour, request: AnalysisRequest, moves: int
     return solver, use_book
 
 
-def _budget(request: AnalysisRequest) -> Budget:
-    limit = request.limit
-    if limit is None:
-        return Budget()
-    return Budget.of(limit.time, limit.nodes, limit.stop)
+def _budget(request: AnalysisRequest, default_seconds: float | None = None) -> Budget:
+    """The request's limit; given neither time nor nodes, ``default_seconds`` (None: no
+    bound)."""
+    limit = request.limit or Limit()
+    seconds = limit.time
+    if seconds is None and limit.nodes is None:
+        seconds = default_seconds
+    return Budget.of(seconds, limit.nodes, limit.stop)
 
 
 def _window(game: ConnectFour, state: Position, request: AnalysisRequest
@@ -103,7 +109,8 @@ def _range_text(low: int, high: int) -> str:
 
 def analyze(game: ConnectFour, state: Position, request: AnalysisRequest) -> Analysis:
     solver, use_book = _fresh_solver(game, request, state.moves + 1)
-    budget, window = _budget(request), _window(game, state, request)
+    budget = _budget(request, DEFAULT_ANALYZE_SECONDS)
+    window = _window(game, state, request)
     start = time.perf_counter()
     ranges: dict[int, tuple[int, int]] = {}
     columns = game.order_moves(state, game.legal_moves(state))
@@ -124,9 +131,8 @@ def analyze(game: ConnectFour, state: Position, request: AnalysisRequest) -> Ana
         ranges[col] = (-solved.high, -solved.low)
     scores = {col: low for col, (low, high) in ranges.items() if low == high}
     exact = len(scores) == len(ranges)
-    best_col = max(game.order_moves(state, list(ranges)),
-                   key=lambda c: (ranges[c][0], ranges[c][1]))
-    low, high = ranges[best_col][0], max(h for _, h in ranges.values())
+    best_col = best_column(game, state, ranges)
+    low, high = max(lo for lo, _ in ranges.values()), max(h for _, h in ranges.values())
     line = [best_col]
     if exact and not game.is_winning_move(state, best_col):
         line += solver.principal_variation(game.play(state, best_col), -low,
@@ -147,6 +153,15 @@ def analyze(game: ConnectFour, state: Position, request: AnalysisRequest) -> Ana
         depth=len(line), exact=exact, nodes=solver.total_nodes,
         seconds=time.perf_counter() - start,
         engine="connect4 solver" + ("" if exact else " (bounds)"), extra=extra)
+
+
+def best_column(game: ConnectFour, state: Position,
+                ranges: dict[int, tuple[int, int]]) -> int:
+    """The column to play given each column's proved score range ``(low, high)``: a column
+    proved lost (``high < 0``) only when every column is; then the best proved lower bound,
+    then the best upper bound, then the game's move order (the centre first)."""
+    return max(game.order_moves(state, list(ranges)),
+               key=lambda c: (ranges[c][1] >= 0, ranges[c][0], ranges[c][1]))
 
 
 def solve(game: ConnectFour, state: Position, request: AnalysisRequest) -> Analysis:
