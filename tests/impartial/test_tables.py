@@ -128,3 +128,15 @@ def test_malformed_codes_are_refused(code):
 def test_bad_subtraction_sets_are_refused(amounts):
     with pytest.raises(GameOptionError):
         SubtractionRule(amounts)
+
+
+def test_grundy_game_grown_a_slice_at_a_time_is_the_whole_table() -> None:
+    """From nothing, and from a table already known in part (its rare heaps found again)."""
+    whole = grundy_game_plain(6000)
+    rule = GrundyRule()
+    steps = list(rule.growing_table(3000))
+    assert steps[-1] == 3000 and steps == sorted(steps) and len(steps) > 1
+    assert np.array_equal(rule.table(3000), whole[:3001])
+    assert list(rule.growing_table(6000))[-1] == 6000
+    assert np.array_equal(rule.table(6000), whole)
+    assert list(rule.growing_table(10)) == [10]

@@ -3,6 +3,7 @@
     yipan sg octal 0.77 --upto 100        G(0..100) of Kayles
     yipan sg subtraction 1,3,4 --upto 50  G(0..50) of a subtraction game
     yipan sg grundy-game --upto 1000      G(0..1000) of Grundy's game (rare-values method)
+    yipan sg grundy-game --upto 10000000 --time 60   as far as a minute goes
     yipan sg wythoff 3 5                  G(3, 5) of Wythoff's game
     yipan sg period 0.07                  pre-period and least period, with a proof
     yipan sg period --subtraction 2,5,7
@@ -10,18 +11,27 @@
 
 ``--json`` prints one object: ``{"values": [...]}`` (Wythoff: the rows G(a, 0..B) for
 a = 0..A, with ``value`` and ``p_position``), ``{"preperiod", "period", "proved"}``,
-``{"winner", "moves": [{"heap", "from", "to"}]}`` (heaps numbered from 1).
+``{"winner", "moves": [{"heap", "from", "to"}]}`` (heaps numbered from 1). A table that
+``--time`` stopped short holds the values reached and ``"stopped"``.
 """
 
 from __future__ import annotations
 
 import argparse
+import time
+from typing import TYPE_CHECKING
 
 from ..core import GameOptionError
-from .common import UsageError, count, print_json
+from .analyze import say_progress
+from .common import UsageError, count, print_json, seconds
+
+if TYPE_CHECKING:
+    from ..impartial.rules import HeapRule
 
 LARGEST_UNPROVED_OCTAL = 1 << 16  # without a period an octal table is quadratic
 LARGEST_TABLE = 10**7  # 80 MB of values
+PROGRESS_AFTER = 1.0  # seconds a table is computed before it says how far it is ...
+PROGRESS_EVERY = 5.0  # ... and then every so often
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         parser.add_argument("--upto", type=int, default=50, metavar="N",
                             help="print G(0) to G(N) (default 50)")
         parser.add_argument("--json", action="store_true", help='print {"values": [...]}')
+        parser.add_argument("--time", type=seconds, default=None, metavar="S",
+                            help="stop after S seconds and print the values reached (a long "
+                                 "table says how far it is on stderr after a second)")
         return parser
 
     values_parser("octal", "G(0..N) of an octal game").add_argument(
@@ -85,7 +98,6 @@ def run_sg(args: argparse.Namespace) -> int:
     if command == "period":
         return _period(args)
     from ..impartial import GrundyRule, OctalRule, SubtractionRule
-    from ..impartial.rules import HeapRule
 
     if not 0 <= args.upto <= LARGEST_TABLE:
         raise UsageError(f"--upto must be from 0 to {LARGEST_TABLE:,}, got {args.upto}")
@@ -100,13 +112,36 @@ def run_sg(args: argparse.Namespace) -> int:
         rule = SubtractionRule(args.amounts)
     else:
         rule = GrundyRule()
-    values = rule.table(args.upto).tolist()
+    reached, stopped = _grow(rule, args.upto, args.time)
+    values = rule.table(reached).tolist()
+    if stopped:
+        say_progress(f"yipan sg: stopped at the time limit of {args.time:g} s after "
+                     f"G(0..{reached:,}) of G(0..{args.upto:,}); printing those")
     if args.json:
-        print_json({"values": values})
+        print_json({"values": values} if not stopped else
+                   {"values": values, "stopped": f"at the time limit of {args.time:g} s"})
         return 0
-    print(f"{rule.title}: G(0..{args.upto})")
+    print(f"{rule.title}: G(0..{reached})")
     _print_rows(values)
     return 0
+
+
+def _grow(rule: HeapRule, upto: int, limit: float | None) -> tuple[int, bool]:
+    """Compute G(0..upto) a slice at a time: a line on stderr once it has run a second
+    (and every few seconds after), and a stop at ``limit`` seconds. Returns the largest heap
+    done and whether the limit stopped the table short."""
+    start = last = time.perf_counter()
+    reached = -1
+    for reached in rule.growing_table(upto):
+        now = time.perf_counter()
+        if reached < upto and limit is not None and now - start >= limit:
+            return reached, True
+        if reached < upto and now - last >= (PROGRESS_AFTER if last == start
+                                             else PROGRESS_EVERY):
+            last = now
+            say_progress(f"{rule.title}: G(0..{reached:,}) of G(0..{upto:,}) done, "
+                         f"{now - start:.0f} s so far")
+    return reached, False
 
 
 def _print_rows(values: list[int], per_row: int = 10) -> None:

@@ -123,10 +123,24 @@ def grundy_game_rare(upto: int) -> np.ndarray:
     """
     values = np.zeros(upto + 1, np.int64)
     rare_heaps = np.empty(upto + 1, np.int64)
-    rare_count = 0
-    stamp = np.full(64, -1, np.int64)
+    grundy_game_rare_extend(values, rare_heaps, 0, 0, upto + 1)
+    return values
+
+
+@njit(cache=True)
+def grundy_game_rare_extend(values: np.ndarray, rare_heaps: np.ndarray, rare_count: int,
+                            start: int, stop: int) -> int:
+    """``grundy_game_rare`` for the heaps ``start .. stop - 1`` only, given G of the heaps
+    below ``start`` in ``values`` and the first ``rare_count`` heaps with a rare value in
+    ``rare_heaps`` (both arrays as long as the table will be); returns the new count of
+    rare heaps. A long table is computed a slice at a time this way, so that its caller can
+    say how far it got and stop at a time limit."""
     top = 1
-    for n in range(upto + 1):
+    for n in range(start):
+        while top <= values[n]:
+            top *= 2
+    stamp = np.full(2 * top + 1, -1, np.int64)
+    for n in range(start, stop):
         stamp = _grown(stamp, 2 * top + 1)
         for i in range(rare_count):
             r = rare_heaps[i]
@@ -154,7 +168,7 @@ def grundy_game_rare(upto: int) -> np.ndarray:
         if _is_rare(value):
             rare_heaps[rare_count] = n
             rare_count += 1
-    return values
+    return rare_count
 
 
 @njit(cache=True)

@@ -13,8 +13,9 @@ heaps ``parts`` (sorted, each >= 1; empty when nothing is left).
 from __future__ import annotations
 
 import re
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import reduce
 from operator import xor
 from typing import NamedTuple
@@ -23,6 +24,9 @@ import numpy as np
 
 from ..core.errors import GameOptionError
 from .periodicity import Periodicity, ProofBound, prove_period
+
+SLICE_SECONDS = 0.25
+"""About how long each slice of a growing table takes (``HeapRule.growing_table``)."""
 
 
 class HeapMove(NamedTuple):
@@ -80,6 +84,13 @@ class HeapRule(ABC):
         if upto >= self._values.shape[0]:
             self._values = self.compute_table(max(upto, 2 * self._values.shape[0], 64))
         return self._values[:upto + 1].copy()
+
+    def growing_table(self, upto: int) -> Iterator[int]:
+        """Compute G(0..upto) a slice at a time, yielding the largest heap done after each
+        (``table`` then reads any prefix at once): a caller that stops consuming stops the
+        work, and can say how far it got. Rules whose tables are quick give one slice."""
+        self.table(upto)
+        yield upto
 
     def value(self, heap: int) -> int:
         """G(heap), the Grundy value of one heap (huge heaps folded back by a proved period)."""
@@ -405,6 +416,38 @@ class GrundyRule(HeapRule):
         from .kernels import grundy_game_rare
 
         return grundy_game_rare(upto)
+
+    def growing_table(self, upto: int) -> Iterator[int]:
+        """Slices of about ``SLICE_SECONDS`` each (the table costs more than linear time:
+        ten million heaps take minutes)."""
+        from .kernels import grundy_game_rare_extend
+
+        done = self._values.shape[0]  # heaps known already
+        if upto < done:
+            yield upto
+            return
+        values = np.zeros(upto + 1, np.int64)
+        values[:done] = self._values
+        rare_heaps = np.empty(upto + 1, np.int64)
+        known = [n for n in range(done) if _is_rare(int(values[n]))]
+        rare_heaps[:len(known)] = known
+        rare_count = len(known)
+        size = 1024
+        while done <= upto:
+            stop = min(upto + 1, done + size)
+            began = time.perf_counter()
+            rare_count = grundy_game_rare_extend(values, rare_heaps, rare_count, done, stop)
+            spent = time.perf_counter() - began
+            done = stop
+            self._values = values[:done]
+            yield done - 1
+            # the next slice sized to the pace of this one (which slows as heaps grow)
+            size = max(1024, min(4 * size, int(size * SLICE_SECONDS / max(spent, 1e-6))))
+
+
+def _is_rare(value: int) -> bool:
+    """The kernels' rare values of Grundy's game: ``value >> 1`` has an even popcount."""
+    return (value >> 1).bit_count() % 2 == 0
 
 
 def _fold(heap: int, period: Periodicity) -> int:
