@@ -13,10 +13,10 @@ resumes from what it saved) needs no change to run anywhere::
         save(result)
 
 Ray is an optional extra (``pip install -e ".[cluster]"``): the base install never imports it,
-and asking for it without it is one clear line. On Ray, a unit whose worker process dies is
-run again (``RETRIES`` times) and gives the same result, since a unit is a pure function of its
-job; a unit that raises is reported with its index, and the job stops or goes on as the caller
-chose (``on_error``).
+and asking for it without it is one clear line. A unit whose worker process dies is run
+again on a new one (up to ``RETRIES`` times), locally as on Ray, and gives the same result,
+since a unit is a pure function of its job; a unit that raises is reported with its index,
+and the job stops or goes on as the caller chose (``on_error``).
 
 ``run_units`` wraps ``map_units`` with a progress line on stderr every few seconds (units
 done, failed, retried, units/s, the time left), and ``run_match`` runs the games of a match
@@ -32,8 +32,9 @@ import multiprocessing
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +74,7 @@ class LocalRunner:
     def __init__(self, workers: int = 2, on_error: str = "stop") -> None:
         self.workers = workers
         self.on_error = on_error
+        self.retried = 0  # units run again after a worker process died
 
     def describe(self) -> str:
         return f"{self.workers} local process{'es' if self.workers > 1 else ''}"
@@ -84,20 +86,56 @@ class LocalRunner:
             for index, job in enumerate(jobs):
                 yield _run_one(function, job, index, self.on_error)
             return
-        # an executor, not multiprocessing.Pool: a worker that dies breaks the job (which can
-        # be resumed) instead of being replaced while its unit is waited for forever
+        yield from self._pooled(function, jobs)
+
+    def _pooled(self, function: Callable[..., Any], jobs: list[Sequence[Any]]
+                ) -> Iterator[Any]:
+        """The units on a pool of ``workers`` processes, one unit each at a time, so that
+        the units a dead worker took down with it are known: a process that dies breaks the
+        whole pool (an executor, not ``multiprocessing.Pool``, which would wait forever for
+        the lost unit), and the units that were running are run again on a fresh pool, each
+        up to ``RETRIES`` times."""
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            futures = [pool.submit(function, *job) for job in jobs]
-            try:
-                for index, future in enumerate(futures):
-                    yield _result_of(future.result, index, self.on_error)
-            except BrokenProcessPool:
-                raise ClusterError("a worker process died; run the job again to resume "
-                                   "from what was saved") from None
-            finally:
-                for future in futures:
-                    future.cancel()
+        waiting = deque(range(len(jobs)))  # units not yet handed out, in order
+        running: dict[Future, int] = {}
+        finished: dict[int, Future] = {}  # results held until the units before them are out
+        runs = [0] * len(jobs)
+        pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        try:
+            for next_out in range(len(jobs)):
+                while next_out not in finished:
+                    broken = False
+                    while waiting and len(running) < self.workers:
+                        try:
+                            future = pool.submit(function, *jobs[waiting[0]])
+                        except BrokenProcessPool:  # a worker died since the last look
+                            broken = True
+                            break
+                        index = waiting.popleft()
+                        runs[index] += 1
+                        running[future] = index
+                    done = wait(running, return_when=FIRST_COMPLETED)[0] if running else set()
+                    for future in done:
+                        if not isinstance(future.exception(), BrokenProcessPool):
+                            finished[running.pop(future)] = future
+                    if broken or running.keys() & done:  # the pool is broken: units lost
+                        lost = sorted(running.values())
+                        running.clear()
+                        pool.shutdown(wait=True, cancel_futures=True)
+                        pool = ProcessPoolExecutor(self.workers, mp_context=context)
+                        for index in lost:
+                            if runs[index] > RETRIES:
+                                raise ClusterError(
+                                    f"unit {index}: a worker process died while it ran, "
+                                    f"{runs[index]} times; run the job again to resume "
+                                    "from what was saved")
+                        self.retried += len(lost)
+                        waiting.extendleft(reversed(lost))
+                yield _result_of(finished.pop(next_out).result, next_out, self.on_error)
+        finally:
+            for future in running:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _run_one(function: Callable[..., Any], job: Sequence[Any], index: int,

@@ -335,3 +335,73 @@ def test_a_cluster_nobody_answers_is_one_line(tmp_path: Path) -> None:
         "yipan: error: cannot reach the Ray cluster at '127.0.0.1:1': ")
     assert lines[0].endswith("(is 'ray start --head' running there?)")
     assert list(tmp_path.iterdir()) == []
+
+
+def die_once_killed(marker: str, n: int) -> int:
+    """Unit 3's first run kills its own worker process (SIGKILL, as the kernel's OOM killer
+    or a person would); a marker file remembers."""
+    import signal
+
+    if n == 3 and not Path(marker).exists():
+        Path(marker).write_text("killed")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n * n
+
+
+def always_dies(n: int) -> int:
+    if n == 1:
+        os._exit(1)
+    return n
+
+
+@pytest.mark.parametrize("unit", [die_once, die_once_killed])
+def test_a_local_worker_killed_mid_unit_is_replaced_and_the_unit_run_again(
+        tmp_path: Path, unit) -> None:
+    marker = str(tmp_path / "died-once")
+    lines: list[str] = []
+    runner = LocalRunner(2)
+    results = list(run_units(runner, unit, [(marker, n) for n in range(8)], say=lines.append))
+    assert Path(marker).exists()  # unit 3's first worker did die
+    assert results == [n * n for n in range(8)]
+    assert 1 <= runner.retried <= 2  # unit 3, and the unit beside it on the broken pool
+    assert lines[-1].startswith(f"units: 8/8 done, 0 failed, {runner.retried} retried")
+
+
+def test_a_unit_whose_worker_always_dies_stops_the_job_after_its_retries() -> None:
+    with pytest.raises(ClusterError, match=r"unit 1: a worker process died while it ran, 4 "
+                                           r"times; run the job again"):
+        list(LocalRunner(2).map_units(always_dies, [(n,) for n in range(4)]))
+
+
+def kill_the_second_unit_once(marker: str, width: int, height: int, positions: list) -> list:
+    """The book's unit, except that the worker running the second unit is killed the first
+    time (SIGKILL)."""
+    import signal
+
+    from yipan.games.connect4.book import solve_unit
+
+    if Path(marker + ".seen").exists() and not Path(marker).exists():
+        Path(marker).write_text("killed")
+        os.kill(os.getpid(), signal.SIGKILL)
+    Path(marker + ".seen").touch()
+    return solve_unit(width, height, positions)
+
+
+def test_a_book_built_with_a_worker_killed_is_the_book_built_without(tmp_path: Path) -> None:
+    """``yipan book build connect4 --workers 2`` as the CLI runs it (LocalRunner under
+    run_units): a worker killed mid-unit costs a retry, not the job, and the book is the
+    one process's, byte for byte."""
+    from yipan.games.connect4 import ConnectFour
+    from yipan.games.connect4.book import build
+
+    game = ConnectFour(5, 4)
+    marker = str(tmp_path / "killed")
+    runner = LocalRunner(2)
+    said: list[str] = []
+    build(game, tmp_path / "killed.book", 3, unit_size=10,
+          map_units=lambda jobs: run_units(
+              runner, kill_the_second_unit_once, [(marker, *job) for job in jobs],
+              say=said.append))
+    assert Path(marker).exists() and runner.retried >= 1
+    build(game, tmp_path / "plain.book", 3, unit_size=10, workers=1)
+    assert (tmp_path / "killed.book").read_bytes() == (tmp_path / "plain.book").read_bytes()
