@@ -298,7 +298,7 @@ def error_status(error: YipanError) -> int:
     if isinstance(error, ServerBusy):
         return 503
     if isinstance(error, SearchFailed):
-        return {"input": 422, "overrun": 503}.get(error.kind, 500)
+        return {"input": 422, "overrun": 503, "unavailable": 503}.get(error.kind, 500)
     if isinstance(error, ClientGone):
         return 499
     if isinstance(error, MoveListTooLongError):

@@ -21,7 +21,11 @@ Safe by construction:
 - the event loop never blocks on a pipe: the results pipe is non-blocking, read as bytes
   when it is readable, and cut into frames by length;
 - every search has a hard deadline (its time limit plus ``OVERRUN``); past it the worker is
-  killed and replaced, and the request gets a clear error (HTTP 503).
+  killed and replaced, and the request gets a clear error (HTTP 503);
+- a worker that dies in a search (killed from outside, out of memory, a crash in native
+  code) costs a retry, not the request: a search that has sent nothing yet is run again
+  once on a fresh worker (a search is a pure function of its job); one that dies again, or
+  had already streamed results, ends with a clear error (HTTP 503).
 
 "Move now" is ``hurry``: the search is asked to stop as for a cancel, but the worker goes on
 sending what it found (the best so far) and ends with ``done``; the search is named by a
@@ -44,6 +48,7 @@ import struct
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -57,13 +62,18 @@ prepared before the clock starts, so this covers slow machines, not compilation)
 GRACE = 1.0
 """Seconds a search asked to stop may take to say so, before its worker is killed."""
 
+RETRIES = 1
+"""Times a search whose worker died before it sent anything is run again, on a fresh
+worker."""
+
 FRAME = struct.Struct("!Q")  # the length of the pickle that follows
 PRELOAD = ["yipan.web.engines", "yipan.web.prepare"]
 
 
 class SearchFailed(YipanError):
     """A search ended with an error; ``kind`` says whose fault: ``input`` (a YipanError in the
-    search: HTTP 422), ``overrun`` (it outran its hard limit: 503), ``internal`` (500)."""
+    search: HTTP 422), ``overrun`` (it outran its hard limit: 503), ``unavailable`` (its
+    worker died, and the search could not be run again: 503), ``internal`` (500)."""
 
     def __init__(self, message: str, kind: str) -> None:
         super().__init__(message)
@@ -212,6 +222,20 @@ class _Worker:
 
 
 # -- the server's side ----------------------------------------------------------------------------
+@dataclass(slots=True)
+class _Search:
+    """One search as the server follows it: its job, and the worker and job id it runs
+    under now (both change when a dead worker's search is run again)."""
+
+    job: SearchJob
+    token: str | None
+    worker: _Worker | None = None
+    job_id: int = 0
+    deadline: float = 0.0
+    runs: int = 1
+    finished: bool = False
+
+
 class SearchRunner:
     """A small pool of warm worker processes, a cap on searches, cancellation, hard limits."""
 
@@ -228,6 +252,8 @@ class SearchRunner:
         self.searches = 0
         self.cancelled = 0  # searches stopped before they finished
         self.killed = 0  # workers killed because they did not stop in time
+        self.lost = 0  # workers that died during a search
+        self.retried = 0  # searches run again on a fresh worker after theirs died
         self._idle: list[_Worker] = []
         self._slots: asyncio.Semaphore | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -297,26 +323,16 @@ class SearchRunner:
         finally:
             self.waiting -= 1
         self.running += 1
-        worker = None
-        job_id = next(self._ids)
-        state = {"finished": False}
+        state = _Search(job, token)
         try:
-            worker = await self._idle_worker()
-            try:
-                worker.send(job_id, job)
-            except OSError:  # the worker died between the check and the send
-                await worker.dispose()
-                worker = await self._start_worker()
-                worker.send(job_id, job)
+            await self._dispatch(state, await self._idle_worker())
             self.searches += 1
-            deadline = time.monotonic() + (job.limit.time or 0.0) + OVERRUN
-            if token is not None:
-                self._named[token] = (worker, job_id)
-            yield self._results(worker, job_id, deadline, state)
+            yield self._results(state)
         finally:
             if token is not None:
                 self._named.pop(token, None)
-            if worker is not None and not state["finished"]:
+            worker, job_id = state.worker, state.job_id
+            if worker is not None and not state.finished:
                 # stopping waits for the worker's answer: a task of its own, since this
                 # request may be being cancelled (a closed connection) and could not wait
                 self.cancelled += 1
@@ -330,6 +346,21 @@ class SearchRunner:
                     self._release(worker)
                 self.running -= 1
                 slots.release()
+
+    async def _dispatch(self, state: _Search, worker: _Worker) -> None:
+        """Send the search's job to ``worker`` (a fresh one if it died since it was idle),
+        under a new job id, its hard deadline starting now."""
+        state.job_id = next(self._ids)
+        try:
+            worker.send(state.job_id, state.job)
+        except OSError:  # the worker died between the check and the send
+            await worker.dispose()
+            worker = await self._start_worker()
+            worker.send(state.job_id, state.job)
+        state.worker = worker
+        state.deadline = time.monotonic() + (state.job.limit.time or 0.0) + OVERRUN
+        if state.token is not None:
+            self._named[state.token] = (worker, state.job_id)
 
     def _release(self, worker: _Worker) -> None:
         if worker.alive and len(self._idle) < self.max_running:
@@ -355,30 +386,41 @@ class SearchRunner:
             self.running -= 1
             slots.release()
 
-    async def _results(self, worker: _Worker, job_id: int, deadline: float,
-                       state: dict[str, bool]) -> AsyncIterator[dict[str, Any]]:
+    async def _results(self, state: _Search) -> AsyncIterator[dict[str, Any]]:
+        sent = False  # whether a result has gone to the caller (then no retry can hide it)
         while True:
+            worker, job_id = state.worker, state.job_id
+            assert worker is not None
             try:
                 message = await asyncio.wait_for(worker.messages.get(),
-                                                 max(deadline - time.monotonic(), 0.0))
+                                                 max(state.deadline - time.monotonic(), 0.0))
             except TimeoutError:
-                state["finished"] = True
+                state.finished = True
                 self.killed += 1
                 await worker.dispose()
                 raise SearchFailed("the search overran its time limit and was stopped; "
                                    "try a shorter time or a smaller position",
                                    "overrun") from None
             if message[1] == "gone":
-                state["finished"] = True
+                self.lost += 1
+                state.worker = None  # (gone: nothing to stop or give back)
                 await worker.dispose()
-                raise SearchFailed("the search process ended unexpectedly", "internal")
+                if not sent and state.runs <= RETRIES:
+                    state.runs += 1
+                    self.retried += 1
+                    await self._dispatch(state, await self._start_worker())
+                    continue
+                state.finished = True
+                raise SearchFailed("the search process ended unexpectedly; try again in a "
+                                   "moment", "unavailable")
             if message[0] != job_id:
                 continue  # left over from an earlier job that was stopped
             kind = message[1]
             if kind == "result":
+                sent = True
                 yield message[2]
                 continue
-            state["finished"] = True
+            state.finished = True
             if kind == "done":
                 return
             if kind == "cancelled":
