@@ -23,6 +23,7 @@ import argparse
 import random
 import re
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -43,6 +44,7 @@ from ..games.go.rules import (
     handicap_points,
     parse_komi,
 )
+from ..games.go.sgf import MAX_SGF_BYTES
 
 DEFAULT_SECONDS = 5.0
 MAX_LINE = 4096  # characters of a command line read; the rest is dropped
@@ -251,9 +253,16 @@ class GtpEngine:
             points = handicap_points(self.size, 4) if self.size >= 7 else []
         chosen = [self.game.point(r, c) for r, c in points][:stones]
         black = sum(1 << self.game.bits[p] for p in chosen)
-        while len(chosen) < stones:  # more than the fixed points: the engine places the rest
+        # more than the fixed points: the engine places the rest, each by a short search
+        # (no longer than the engine's playouts), all of them within one move's time; past
+        # it, the first free points (hundreds of stones must not take minutes)
+        playouts = min(FREE_HANDICAP_PLAYOUTS, self.playouts or FREE_HANDICAP_PLAYOUTS)
+        deadline = time.monotonic() + self.seconds
+        while len(chosen) < stones:
             state = self.game.position(black, 0, BLACK)
-            move = self.player().engine.think(state, playouts=FREE_HANDICAP_PLAYOUTS).move
+            move = PASS
+            if time.monotonic() < deadline:
+                move = self.player().engine.think(state, playouts=playouts).move
             if move == PASS or move in chosen:
                 move = next(p for p in range(self.size * self.size) if p not in chosen)
             chosen.append(move)
@@ -301,7 +310,12 @@ class GtpEngine:
         empty = self.size * self.size - (state.black | state.white).bit_count()
         seconds = None if self.playouts is not None and clock.unlimited else \
             clock.move_seconds(empty, self.seconds)
-        decision = player.decide(state, seconds=seconds, moves=tuple(self.moves[-2:]))
+        if self.playouts is not None and seconds is not None:
+            # under a clock, the playouts asked for (--playouts) still end the search first
+            decision = player.engine.think(state, playouts=self.playouts, seconds=seconds,
+                                           moves=tuple(self.moves[-2:]))
+        else:
+            decision = player.decide(state, seconds=seconds, moves=tuple(self.moves[-2:]))
         move = decision.move
         if self.allow_resign and decision.resign and not cleanup:
             return "resign"
@@ -404,10 +418,7 @@ class GtpEngine:
         upto = None
         if len(arguments) == 2:
             upto = self._count(arguments[1:], "move_number")
-        try:
-            data = Path(arguments[0]).read_bytes()
-        except OSError:
-            raise GtpError("cannot load file") from None
+        data = _read_file(Path(arguments[0]))
         try:
             record = read_sgf(data)
         except YipanError as error:
@@ -425,12 +436,33 @@ class GtpEngine:
         result = self.game.result_text(self.game.score(self.state)) if over else None
         data = write_sgf(self.game, self.states, self.moves, result=result)
         if arguments:
+            target = Path(arguments[0])
+            # a new file, or a regular file replaced: never a device (/dev/null replaced by
+            # a file breaks the machine), a folder, or a folder made on the way
+            if (target.exists() or target.is_symlink()) and not target.is_file() \
+                    or not target.parent.is_dir():
+                raise GtpError("cannot write file (not a regular file in an existing folder)")
             try:
-                write_atomically(Path(arguments[0]), data)
+                write_atomically(target, data)
             except OSError as error:
                 raise GtpError(f"cannot write file: {error.strerror}") from None
             return ""
         return data.decode("utf-8")
+
+
+def _read_file(path: Path) -> bytes:
+    """A regular file's bytes, if it is no larger than an SGF file may be (a device such as
+    /dev/zero or /dev/stdin would be read for ever, or take the commands' own input)."""
+    try:
+        if not path.is_file():
+            raise GtpError("cannot load file (not a file)")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_SGF_BYTES + 1)
+    except OSError:
+        raise GtpError("cannot load file") from None
+    if len(data) > MAX_SGF_BYTES:
+        raise GtpError(f"cannot load file (larger than {MAX_SGF_BYTES >> 20} MB)")
+    return data
 
 
 COMMANDS: dict[str, Callable[[GtpEngine, list[str]], str]] = {
