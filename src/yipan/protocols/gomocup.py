@@ -158,7 +158,8 @@ class Brain:
             match = re.fullmatch(r"(-?[0-9]+)\s*,\s*(-?[0-9]+)(?:\s*,\s*(-?[0-9]+))?", text)
             if not match:
                 return [f"ERROR cannot read swap2 board line {quote(text)} (x,y or DONE)"]
-            x, y = (read_int(g, "a board number", max_digits=4) for g in match.groups()[:2])
+            x, y = (read_int(g, "a board number", max_digits=4, error=ProtocolError)
+                    for g in match.groups()[:2])
             if not (0 <= x < self.size and 0 <= y < self.size):
                 return [f"ERROR swap2 board line {quote(text)} is off the board"]
             assert self.board_lines is not None  # (in board mode)
@@ -167,7 +168,8 @@ class Brain:
         match = re.fullmatch(r"(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)", text)
         if not match:
             return [f"ERROR cannot read board line {quote(text)} (x,y,field or DONE)"]
-        x, y, field = (read_int(g, "a board number", max_digits=4) for g in match.groups())
+        x, y, field = (read_int(g, "a board number", max_digits=4, error=ProtocolError)
+                       for g in match.groups())
         if not (0 <= x < self.size and 0 <= y < self.size) or field not in (1, 2, 3):
             return [f"ERROR board line {quote(text)} is off the board or has no field 1, 2 "
                     "or 3"]
