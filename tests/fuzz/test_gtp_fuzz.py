@@ -107,7 +107,7 @@ def test_a_device_is_not_loaded_as_a_game_record() -> None:
     """/dev/zero never ends: it is refused, not read (nor /dev/stdin, the commands' own)."""
     engine = GtpEngine(seconds=SECONDS, playouts=PLAYOUTS, rng=random.Random(1))
     assert engine.handle("loadsgf /dev/zero") == "? cannot load file (not a file)\n\n"
-    assert engine.handle("loadsgf /nonexistent.sgf") == "? cannot load file (not a file)\n\n"
+    assert engine.handle("loadsgf /nonexistent.sgf") == "? cannot load file\n\n"
 
 
 def test_printsgf_writes_only_a_regular_file_in_an_existing_folder(tmp_path: Path) -> None:

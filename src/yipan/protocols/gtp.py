@@ -454,7 +454,7 @@ def _read_file(path: Path) -> bytes:
     """A regular file's bytes, if it is no larger than an SGF file may be (a device such as
     /dev/zero or /dev/stdin would be read for ever, or take the commands' own input)."""
     try:
-        if not path.is_file():
+        if path.exists() and not path.is_file():
             raise GtpError("cannot load file (not a file)")
         with path.open("rb") as stream:
             data = stream.read(MAX_SGF_BYTES + 1)

@@ -114,21 +114,31 @@ def analyze(game: ConnectFour, state: Position, request: AnalysisRequest) -> Ana
     start = time.perf_counter()
     ranges: dict[int, tuple[int, int]] = {}
     columns = game.order_moves(state, game.legal_moves(state))
-    for index, col in enumerate(columns):
+    pending = []
+    for col in columns:
         if game.is_winning_move(state, col):
             score = (game.cells + 1 - state.moves) // 2
             ranges[col] = (score, score)
-            continue
-        child = game.play(state, col)
-        if child.moves >= game.cells:
+        elif game.play(state, col).moves >= game.cells:
             ranges[col] = (0, 0)
-            continue
-        flipped = None if window is None else (-window[1], -window[0])
-        solved = solver.solve_within(child, budget.share(len(columns) - index,
-                                                         solver.total_nodes),
-                                     window=flipped,
-                                     progress=_Progress(request, f"column {col + 1}: "))
-        ranges[col] = (-solved.high, -solved.low)
+        else:
+            pending.append(col)
+    flipped = None if window is None else (-window[1], -window[0])
+    # each open column gets an equal share of what is left; what the quick ones leave goes
+    # to the columns still open, pass after pass (the table keeps what each pass learnt),
+    # until every column is settled, the budget is spent, or a pass gets nowhere
+    while pending:
+        nodes_before = solver.total_nodes
+        for index, col in enumerate(pending):
+            solved = solver.solve_within(game.play(state, col),
+                                         budget.share(len(pending) - index, solver.total_nodes),
+                                         window=flipped,
+                                         progress=_Progress(request, f"column {col + 1}: "))
+            ranges[col] = (-solved.high, -solved.low)
+        pending = [col for col in pending if ranges[col][0] != ranges[col][1]]
+        if window is not None or budget.spent(solver.total_nodes) \
+                or solver.total_nodes == nodes_before:
+            break
     scores = {col: low for col, (low, high) in ranges.items() if low == high}
     exact = len(scores) == len(ranges)
     best_col = best_column(game, state, ranges)
