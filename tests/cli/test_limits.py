@@ -47,3 +47,18 @@ def test_sg_table_says_how_far_it_is(capsys: pytest.CaptureFixture,
     assert len(json.loads(captured.out)["values"]) == 20_001
     assert "stopped" not in json.loads(captured.out)
     assert "Grundy's game: G(0..1,023) of G(0..20,000) done" in captured.err
+
+
+def test_sg_period_refuses_a_bound_out_of_reach(capsys: pytest.CaptureFixture) -> None:
+    """Officers (0.6) splits heaps and shows no period early: ten million values would take
+    days. One line says what bound is within reach; smaller bounds, and large ones for a
+    game proved early, are answered."""
+    from yipan.cli.sg import LARGEST_UNPROVED_OCTAL
+
+    assert main(["sg", "period", "0.6", "--bound", "10000000"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"first {LARGEST_UNPROVED_OCTAL:,} values" in error
+    assert main(["sg", "period", "0.77", "--bound", "10000000", "--json"]) == 0  # Kayles:
+    assert json.loads(capsys.readouterr().out)["proved"] is True  # proved long before
+    assert main(["sg", "period", "0.6", "--bound", "4096", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["proved"] is False

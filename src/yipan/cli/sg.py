@@ -192,6 +192,14 @@ def _period(args: argparse.Namespace) -> int:
         rule = OctalRule(args.code)
         theorem = ("the window argument" if rule.most_parts <= 1
                    else "the Guy-Smith periodicity theorem")
+        if rule.most_parts >= 2 and args.bound is not None \
+                and args.bound > LARGEST_UNPROVED_OCTAL \
+                and not rule.periodicity(LARGEST_UNPROVED_OCTAL).proved:
+            # a move that splits a heap makes the table's cost grow as the square of its
+            # length: ten million values would take days, silently
+            raise UsageError(f"--bound {args.bound:,}: {rule.code} splits heaps, so its table "
+                             f"costs the square of its length, and no period is proved from the "
+                             f"first {LARGEST_UNPROVED_OCTAL:,} values; give at most that")
     else:
         rule = SubtractionRule(args.subtraction)
         theorem = "the window argument"
