@@ -389,6 +389,10 @@ def check_solve(game: Game, state: Any, algorithm: str = "auto",
     """The algorithm, or raise what ``solve`` would refuse of its arguments, before anything
     is prepared or searched (the CLI checks a command line here before numba compiles)."""
     spec = engine_spec(algorithm, "solve")
+    if not spec.serves(game):
+        able = [name for name in solve_algorithms() if _ENGINES[name].serves(game)]
+        raise CapabilityError(f"{algorithm} cannot solve {game.info.title}; algorithms for it: "
+                              f"{', '.join(able)}")
     if _by_regrets(game, spec.name):
         return spec
     _check_position(game, state)
@@ -717,6 +721,10 @@ def _iterative_solve(asked: Asked) -> Analysis:
     return _root_value(Analysis.from_search(last, "iterative"))
 
 
+def _serves_regrets(game: Game) -> bool:
+    return game.info.players == 2 and game.info.zero_sum
+
+
 def _by_regrets(game: Game, algorithm: str) -> bool:
     return algorithm in cfr.ALGORITHMS or (algorithm == "auto"
                                            and not game.info.perfect_information)
@@ -775,14 +783,16 @@ for _spec in (
                on_page=has_network),
     EngineSpec("random", "plays any legal move at random", analyze=_random_analysis,
                player=_random_player, label="random moves"),
-    EngineSpec("minimax", "minimax, nothing pruned (the seed's)", solve=_minimax_solve),
+    EngineSpec("minimax", "minimax, nothing pruned (the seed's)",
+               serves=is_two_player_search_game, solve=_minimax_solve),
     EngineSpec("alphabeta-tt", "alpha-beta with a table, symmetry, ordering and PVS",
-               solve=_solve_by_alphabeta_tt),
+               serves=is_two_player_search_game, solve=_solve_by_alphabeta_tt),
     EngineSpec("iterative", "iterative deepening, the deepest search that finished",
-               solve=_iterative_solve),
+               serves=is_two_player_search_game, solve=_iterative_solve),
     EngineSpec("mcts-solver", "MCTS that proves wins and losses as it goes",
-               solve=lambda asked: _mcts_solve(asked, solver=True)),
+               serves=_serves_mcts, solve=lambda asked: _mcts_solve(asked, solver=True)),
     *(EngineSpec(name, f"counterfactual regret minimisation ({name}), from the deal",
-                 solve=partial(_solve_by_regrets, algorithm=name)) for name in cfr.ALGORITHMS),
+                 serves=_serves_regrets, solve=partial(_solve_by_regrets, algorithm=name))
+      for name in cfr.ALGORITHMS),
 ):
     register_engine(_spec)

@@ -263,6 +263,7 @@ async function moveNow() {
   const fallback = () => {
     if (page.search !== search || !search.best || search.best.move === null) return;
     stopSearch();
+    $("think-state").textContent = `${page.thinkLabel} · stopped`;
     play(search.best.move);
   };
   if (!search.id) {
