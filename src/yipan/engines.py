@@ -150,7 +150,8 @@ class EngineSpec:
     jobs; ``label``: its name on the web page in a few words; ``on_page``: whether the web page
     offers it for a game it serves (an engine that only repeats another there is left out);
     ``plays``: whether the page may play against you with it (else it only values moves);
-    ``aliases``: other names accepted for it."""
+    ``aliases``: other names accepted for it; ``solve_help``: what its ``solve`` does, where
+    that differs from ``help``."""
 
     name: str
     help: str
@@ -163,6 +164,7 @@ class EngineSpec:
     on_page: Callable[[Game], bool] = every_game
     plays: bool = True
     aliases: tuple[str, ...] = ()
+    solve_help: str = ""
 
     @property
     def analyses(self) -> bool:
@@ -240,9 +242,12 @@ def engine_spec(name: str, job: str = "analyze") -> EngineSpec:
     return spec
 
 
-def engine_help(names: tuple[str, ...] | list[str]) -> str:
-    """``name (what it does), ...``: a help line for a command's choices."""
-    return "; ".join(f"{name}: {_ENGINES[name].help}" for name in names)
+def engine_help(names: tuple[str, ...] | list[str], job: str = "analyze") -> str:
+    """``name: what it does; ...``: a help line for a command's choices (``job``: ``solve``
+    says what each proving search does)."""
+    return "; ".join(
+        f"{name}: {(job == 'solve' and _ENGINES[name].solve_help) or _ENGINES[name].help}"
+        for name in names)
 
 
 # -- what a game offers ---------------------------------------------------------------------------
@@ -754,14 +759,18 @@ for _spec in (
                "else the generic search that fits the game",
                think=_auto_thoughts, analyze=_auto_analysis, solve=_auto_solve,
                player=_ai_player, label="the game's analysis", on_page=_has_own_analysis,
-               plays=False, aliases=("analysis",)),
+               plays=False, aliases=("analysis",),
+               solve_help="the game's own solver, else alphabeta-tt (cfr+ where a player "
+                          "does not see everything)"),
     EngineSpec("alphabeta", "alpha-beta: looks a few moves ahead, move by move, deeper each "
                "round", serves=is_two_player_search_game, think=_alphabeta_thoughts,
-               solve=_plain_alphabeta_solve, player=_search_player, label="alpha-beta search"),
+               solve=_plain_alphabeta_solve, player=_search_player, label="alpha-beta search",
+               solve_help="plain alpha-beta to the end of the game"),
     EngineSpec("mcts", "Monte Carlo tree search: plays thousands of random games and keeps "
                "the moves that win most", serves=_serves_mcts, think=_mcts_thoughts,
                analyze=_mcts_analysis, solve=lambda asked: _mcts_solve(asked, solver=False),
-               player=_mcts_player, label="Monte Carlo tree search"),
+               player=_mcts_player, label="Monte Carlo tree search",
+               solve_help="MCTS for --iterations or --time (an estimate, not a proof)"),
     EngineSpec("expectimax", "expectimax: every move and every chance draw, to a few moves "
                "deep", serves=lambda game: game.info.chance and game.info.perfect_information,
                analyze=_expectimax_analysis, label="expectimax search",
@@ -791,7 +800,7 @@ for _spec in (
                serves=is_two_player_search_game, solve=_iterative_solve),
     EngineSpec("mcts-solver", "MCTS that proves wins and losses as it goes",
                serves=_serves_mcts, solve=lambda asked: _mcts_solve(asked, solver=True)),
-    *(EngineSpec(name, f"counterfactual regret minimisation ({name}), from the deal",
+    *(EngineSpec(name, "counterfactual regret minimisation from the deal",
                  serves=_serves_regrets, solve=partial(_solve_by_regrets, algorithm=name))
       for name in cfr.ALGORITHMS),
 ):

@@ -143,3 +143,23 @@ def test_the_engines_think_aloud_and_answer_with_their_last_thought(
     assert [game.format_move(t.move) for t in thoughts] == ["c3", "a1"]
     assert engines.analyze(game, game.initial_state(), "first-move",
                            rng=random.Random(1)).move == thoughts[-1].move
+
+
+def test_a_registered_proving_search_is_solves_choice_and_no_analysis(capsys) -> None:
+    def draw_by_agreement(asked: Asked) -> Analysis:
+        return Analysis(move=None, value=0, pv=(), engine="agreement", exact=True)
+
+    spec = engines.register_engine(EngineSpec("agreement", "calls every position a draw",
+                                              solve=draw_by_agreement))
+    try:
+        with pytest.raises(SystemExit):
+            main(["solve", "tictactoe", "--help"])
+        assert "agreement: calls every position a draw" in " ".join(
+            capsys.readouterr().out.split())
+        code, out, err = run(capsys, "solve", "tictactoe", "--algorithm", "agreement", "--json")
+        assert code == 0, err
+        assert json.loads(out)["value"] == 0 and json.loads(out)["engine"] == "agreement"
+        code, _, err = run(capsys, "analyze", "tictactoe", "--ai", "agreement")
+        assert code == 2 and "agreement" in err
+    finally:
+        engines.unregister_engine(spec.name)
