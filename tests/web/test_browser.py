@@ -351,7 +351,6 @@ def test_chess_ai_thinks_aloud_on_the_page_and_moves_now(open_page) -> None:
     """Chess's AI, like every engine, shows its search as it goes and answers "Move now" with
     its best so far: a depth in the thinking panel before its move, and the move long before
     its 10 s are up."""
-    require_game("chess")
     page = open_page("?game=chess&first=human&engine=ai&level=perfect-10s&moves=e2e4")
     assert page.locator("#engine").input_value() == "player"  # the page's old name for it
     page.wait_for_function("() => document.querySelectorAll('#t-log li').length >= 1",

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi", reason="the web tests need the web extra (fastapi)")
-pytest.importorskip("httpx", reason="the web tests need httpx")
+pytest.importorskip("httpx", reason="the web tests need httpx (the test extra)")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
