@@ -257,7 +257,7 @@ def test_heap_board_previews_each_move(client: TestClient, fake_games: None) -> 
     assert body["view"] == {"kind": "heaps", "heaps": [1, 2, 2]}
     assert body["previews"]["2-2"] == [1, 0, 2]
     assert set(body["previews"]) == set(body["legal_moves"])
-    assert body["engines"][0] == "alphabeta" and {"ai", "random"} <= set(body["engines"])
+    assert body["engines"][0] == "alphabeta" and {"player", "random"} <= set(body["engines"])
     assert body["legal_move_count"] == len(body["legal_moves"]) == 5
 
 
@@ -322,7 +322,7 @@ def test_mcts_engine_plays_a_legal_move(client: TestClient) -> None:
 def test_the_games_own_ai_takes_the_win(client: TestClient) -> None:
     result = client.post("/api/games/tictactoe/analyze",
                          json={"moves": X_WINS_NEXT, "engine": "ai", "level": "perfect"}).json()
-    assert result["move"] == "c1" and result["engine"] == "ai"
+    assert result["move"] == "c1" and result["engine"] == "player"  # "ai" is its other name
 
 
 # -- POST /api/games/{name}/stream ----------------------------------------------------------------
@@ -523,21 +523,21 @@ GAMES_WITH_AI = ["connect4", "gomoku", "2048", "nim", "kayles", "grundy-game"]
 @pytest.mark.parametrize("game", GAMES_WITH_AI)
 def test_the_default_engine_is_the_games_own_ai(client: TestClient, game: str) -> None:
     body = state(client, [], game=game)
-    assert body["default_engine"] == "ai"
-    assert "ai" in body["engines"]
-    assert body["engine_help"]["ai"].startswith("the game's own AI")
-    assert len(body["engine_help"]["ai"]) > len("the game's own AI, its strongest player")
+    assert body["default_engine"] == "player"
+    assert "player" in body["engines"] and "player" in body["opponents"]
+    assert body["engine_help"]["player"].startswith("the game's own AI")
+    assert len(body["engine_help"]["player"]) > len("the game's own AI, its strongest player")
 
 
 def test_values_come_from_the_games_theory_where_search_has_no_heuristic(
         client: TestClient) -> None:
-    assert state(client, [], game="nim")["value_engine"] == "analysis"
-    assert state(client, [], game="2048")["value_engine"] == "analysis"
+    assert state(client, [], game="nim")["value_engine"] == "auto"
+    assert state(client, [], game="2048")["value_engine"] == "auto"
     assert state(client, [], game="tictactoe")["value_engine"] == "alphabeta"
     assert state(client, [], game="gomoku")["value_engine"] == "alphabeta"
     result = client.post("/api/games/kayles/analyze",
                          json={"engine": "analysis", "options": {"heaps": [4, 5]}}).json()
-    assert set(result["move_outcomes"].values()) <= {"win", "loss"}
+    assert set(result["move_outcomes"].values()) <= {"win", "loss"}, result
     assert len(result["move_outcomes"]) == len(state(client, [], {"heaps": [4, 5]},
                                                      game="kayles")["legal_moves"])
 

@@ -280,8 +280,8 @@ def wait_for_moves(page, count: int) -> None:
 def test_connect4_setup_in_words_and_the_ai_by_default(open_page) -> None:
     page = open_page("?game=connect4")
     wait_for_turn(page)
-    assert page.locator("#engine").input_value() == "ai"  # the game's own AI, its strongest
-    assert "engine=ai" in page.url
+    assert page.locator("#engine").input_value() == "player"  # the game's own AI, its strongest
+    assert "engine=player" in page.url
     assert "solver" in page.locator("#engine-help").inner_text()
     fields = page.locator("#options input, #options select")
     assert fields.count() == 1  # one size field, not size, width and height
@@ -345,6 +345,23 @@ def test_the_game_ai_thinks_aloud_and_moves_now(open_page) -> None:
     wait_for_moves(page, 4)
     assert "stopped" in page.locator("#think-state").inner_text()
     assert float(page.locator("#t-time").inner_text().split()[0]) < 8  # not its 10 s
+
+
+def test_chess_ai_thinks_aloud_on_the_page_and_moves_now(open_page) -> None:
+    """Chess's AI, like every engine, shows its search as it goes and answers "Move now" with
+    its best so far: a depth in the thinking panel before its move, and the move long before
+    its 10 s are up."""
+    page = open_page("?game=chess&first=human&engine=ai&level=perfect-10s&moves=e2e4")
+    assert page.locator("#engine").input_value() == "player"  # the page's old name for it
+    page.wait_for_function("() => document.querySelectorAll('#t-log li').length >= 1",
+                           timeout=WAIT)
+    assert len(url_moves(page)) == 1  # thinking aloud, and not yet moved
+    assert page.locator("#t-depth").inner_text() != "–"
+    page.click("#move-now")
+    wait_for_moves(page, 2)
+    assert "stopped" in page.locator("#think-state").inner_text()
+    limit = 10  # seconds: the level perfect-10s
+    assert float(page.locator("#t-time").inner_text().split()[0]) < limit
 
 
 def test_a_keyboard_only_game(open_page) -> None:

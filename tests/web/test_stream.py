@@ -103,10 +103,11 @@ def events_until_done(lines: Iterator[str]) -> list[tuple[str, dict]]:
 
 
 @pytest.mark.parametrize(("game", "moves"), [("gomoku", ["h8", "h9", "i8"]),
-                                             ("connect4", ["4", "4", "3"])])
+                                             ("connect4", ["4", "4", "3"]),
+                                             ("chess", ["e2e4"]), ("xiangqi", ["h2e2"])])
 def test_the_game_ai_thinks_aloud(live_server, game: str, moves: list[str]) -> None:
-    """The game's own AI reports as it goes (Gomoku: each depth; Connect Four: its tree
-    search), as alpha-beta does: a start, progress, then the answer."""
+    """The game's own AI reports as it goes (Gomoku, chess, xiangqi: each depth; Connect
+    Four: its tree search), as alpha-beta does: a start, progress, then the answer."""
     url, _ = live_server
     body = {"moves": moves, "engine": "ai", "level": "perfect", "limit": {"time": 2}}
     with httpx.Client(timeout=60) as http, \
@@ -115,12 +116,14 @@ def test_the_game_ai_thinks_aloud(live_server, game: str, moves: list[str]) -> N
     kinds = [kind for kind, _ in stream]
     assert kinds[0] == "start" and kinds[-1] == "done"
     assert kinds.count("progress") >= 2, kinds
-    assert stream[-1][1]["move"] and stream[-1][1]["engine"] == "ai"
+    assert stream[-1][1]["move"] and stream[-1][1]["engine"] == "player"  # "ai" is its other name
 
 
 @pytest.mark.parametrize(("game", "body"), [
-    ("connect4", {"moves": ["4", "4", "3"], "engine": "ai", "level": "perfect"}),
-    ("gomoku", {"moves": ["h8", "h9", "i8"], "engine": "ai", "level": "perfect"}),
+    ("connect4", {"moves": ["4", "4", "3"], "engine": "player", "level": "perfect"}),
+    ("gomoku", {"moves": ["h8", "h9", "i8"], "engine": "player", "level": "perfect"}),
+    ("chess", {"moves": ["e2e4"], "engine": "player", "level": "perfect"}),
+    ("xiangqi", {"moves": ["h2e2"], "engine": "player", "level": "perfect"}),
     ("tictactoe", {"options": {"size": "7x7", "k": 5}, "engine": "alphabeta"}),
     ("tictactoe", {"options": {"size": "7x7", "k": 5}, "engine": "mcts"}),
 ])

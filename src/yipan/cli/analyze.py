@@ -30,11 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_analyze_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="*", default=[],
                         help="the moves played from the start, in the game's notation")
-    parser.add_argument("--ai", choices=engines.ANALYZE_ENGINES, default="auto",
-                        help="the engine: auto (the game's own, else the generic search that "
-                             "fits), alphabeta, mcts, expectimax, player (the move the AI "
-                             "would play), puct (PUCT with the game's network), net (the "
-                             "network alone), random")
+    names = engines.analyze_engines()
+    parser.add_argument("--ai", choices=names, default="auto", metavar="ENGINE",
+                        help="the engine (default auto): " + engines.engine_help(names))
     parser.add_argument("--network", default=None, metavar="FILE",
                         help="the network for puct and net (default: the one shipped for "
                              "the game)")

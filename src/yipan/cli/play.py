@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..core import CHANCE, Game, GameHooks, describe_value
-from ..engines import load_network, make_player
+from ..engines import engine_help, load_network, make_player, player_engines
 from ..players import (
     HumanPlayer,
     Player,
@@ -44,9 +44,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds the AI may think per move (games too large to solve)")
     parser.add_argument("--seed", type=int, default=None, help="seed the AI's choices")
-    parser.add_argument("--ai", choices=("auto", "puct", "net"), default="auto",
-                        help="the AI: auto (the game's own), puct (PUCT with the game's "
-                             "network), net (the network's most likely move, no search)")
+    names = player_engines()
+    parser.add_argument("--ai", choices=names, default="auto", metavar="ENGINE",
+                        help="the AI (default auto, the game's own): " + engine_help(names))
     parser.add_argument("--network", default=None, metavar="FILE",
                         help="the network for --ai puct or net (default: the shipped one)")
 

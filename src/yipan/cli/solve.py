@@ -56,7 +56,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="*", default=[],
                         help="the moves played from the start, in the game's notation")
-    parser.add_argument("--algorithm", choices=engines.SOLVE_ALGORITHMS, default="auto")
+    names = engines.solve_algorithms()
+    parser.add_argument("--algorithm", choices=names, default="auto", metavar="ALGORITHM",
+                        help="the proving search (default auto): "
+                             + engines.engine_help(names, "solve"))
     parser.add_argument("--trace", type=count(0), default=None, metavar="DEPTH",
                         help="print the search tree down to DEPTH plies")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -1,9 +1,11 @@
-"""``yipan watch GAME [--ai auto|mcts|random] [--seed S] [--json]``: watch the AI play.
+"""``yipan watch GAME [--ai ENGINE] [--seed S] [--json]``: watch the AI play.
 
 The AI plays every side (2048: the one player; tic-tac-toe: both), chance is drawn from the
 seeded generator, and the board is redrawn after each move on a terminal (a line of progress
 every so often when the output is piped). At the end: the result, the moves, the moves per
 second and the game's figures (2048: ``score``, ``max_tile``); ``--json`` gives one object.
+``--ai`` names any registered engine that makes a player (``yipan.engines``): ``auto`` (the
+game's AI), ``mcts``, ``random``, ...
 """
 
 from __future__ import annotations
@@ -14,10 +16,8 @@ import sys
 import time
 from typing import Any, TextIO
 
-from ..core import CHANCE, Game, Limit, Player
-from ..players import make_ai
-from ..search.mcts import MCTSPlayer
-from ..search.players import RandomPlayer
+from .. import engines
+from ..core import CHANCE, Game, Player
 from .common import count, print_json, seconds, start_game_command
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -28,21 +28,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "watch", help="watch the AI play a game (against itself, or 2048 alone)",
         add_help=False,
-        description="yipan watch GAME [--ai auto|mcts|random] [--seed S] [--json]")
+        description="yipan watch GAME [--ai ENGINE] [--seed S] [--json]")
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     parser.set_defaults(func=run)
 
 
 def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--ai", choices=("auto", "mcts", "random"), default="auto",
-                        help="the player: auto (the game's AI), mcts, random")
+    names = engines.player_engines()
+    parser.add_argument("--ai", choices=names, default="auto", metavar="ENGINE",
+                        help="the player (default auto, the game's AI): "
+                             + engines.engine_help(names))
     parser.add_argument("--seed", type=int, default=None, help="seed chance and the AI")
     parser.add_argument("--json", action="store_true", help="one JSON object at the end")
     parser.add_argument("--level", default="perfect", help="auto: perfect, medium, easy")
     parser.add_argument("--time", type=seconds, default=None,
-                        help="auto: seconds per move, for games the AI cannot solve")
-    parser.add_argument("--iterations", type=count(1), default=300,
-                        help="mcts: iterations per move (default 300)")
+                        help="seconds per move, for games the AI cannot solve")
+    parser.add_argument("--iterations", type=count(1), default=None,
+                        help="iterations per move of a tree search (mcts: default "
+                             f"{engines.DEFAULT_PLAYER_ITERATIONS})")
     parser.add_argument("--max-moves", type=count(1), default=None,
                         help="stop after this many moves")
 
@@ -51,13 +54,8 @@ def run(args: argparse.Namespace) -> int:
     args, game, _hooks = start_game_command("watch", args.argv, "Watch the AI play.",
                                             add_watch_arguments)
     rng = random.Random(args.seed)
-    player: Player
-    if args.ai == "mcts":
-        player = MCTSPlayer(Limit(nodes=args.iterations), random.Random(rng.getrandbits(64)))
-    elif args.ai == "random":
-        player = RandomPlayer(random.Random(rng.getrandbits(64)))
-    else:
-        player = make_ai(game, args.level, random.Random(rng.getrandbits(64)), args.time)
+    player = engines.make_player(game, args.ai, args.level, random.Random(rng.getrandbits(64)),
+                                 args.time, nodes=args.iterations)
     terminal = sys.stdout.isatty() and not args.json
     summary = watch(game, player, rng, max_moves=args.max_moves,
                     out=None if args.json else sys.stdout, redraw=terminal,

@@ -50,3 +50,19 @@ def iterate(game: Game, state: Any, *, limit: Limit = NO_LIMIT,
         yield result
         if result.exact or not result.pv:
             return
+
+
+def iterate_or_one_ply(game: Game, state: Any, *, limit: Limit = NO_LIMIT,
+                       tt: TranspositionTable | None = None, trace: Trace | None = None,
+                       analysis: bool = False) -> Iterator[SearchResult]:
+    """``iterate``, that always answers: when the limit (a time, a node budget, a stop) ends
+    it before depth 1 finished, a one-ply search without the limit answers instead. One ply
+    is the least a searched answer can be (every move looked at once), and it is quick;
+    every front end that must move or report a value takes this one way out."""
+    found = False
+    for result in iterate(game, state, limit=limit, tt=tt, trace=trace, analysis=analysis):
+        found = True
+        yield result
+    if not found:
+        yield search_to_depth(game, state, 1, tt=tt, trace=None, analysis=analysis,
+                              options=FULL, budget=Budget(NO_LIMIT))

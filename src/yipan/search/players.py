@@ -13,7 +13,7 @@ from typing import Any
 from ..core import WIN, Game, Limit, SearchResult, require
 from ..core.player import Choice, check_level, last_choice
 from .alphabeta import alphabeta
-from .iterative import iterate
+from .iterative import iterate_or_one_ply
 from .tt import TranspositionTable
 
 DEFAULT_MOVE_SECONDS = 10.0
@@ -66,10 +66,9 @@ class SearchPlayer:
                         time=self.time if limit.time is None and limit.nodes is None
                         else limit.time)
         last = None
-        for last in iterate(game, state, limit=bounded, tt=self.tt, analysis=True):
+        for last in iterate_or_one_ply(game, state, limit=bounded, tt=self.tt, analysis=True):
             yield Choice(last.move, last)
-        if last is None:  # not even one ply in time, or stopped at once: one ply, unbounded
-            last = alphabeta(game, state, depth=1, tt=self.tt, analysis=True)
+        assert last is not None  # one ply always answers
         yield self._decide(last)
 
     def choose(self, game: Game, state: Any) -> Choice:

@@ -50,16 +50,17 @@ from ..core import (
     list_games,
 )
 from ..core.version import VERSION
+from ..engines import all_engines
 from ..plugins import load_game_modules
 from .engines import (
-    ENGINE_HELP,
-    ENGINES,
     SearchJob,
     UnknownEngineError,
     check_job,
     default_engine,
     engine_help,
+    engine_labels,
     engines_for,
+    opponents,
     value_engine,
 )
 from .positions import (
@@ -129,27 +130,36 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
     @app.get("/api/games")
     def games() -> dict[str, Any]:
         """Every registered game with its rules in words and its options, and the engines
-        this server has (``engine_help``: what each does, in words)."""
+        this server has (``engine_help``: what each does, in words; ``engine_aliases``: other
+        names each is known by, such as ``ai`` for ``player``)."""
         listing = []
         for name in list_games():
             spec = game_spec(name)
             listing.append({"name": spec.name, "title": spec.title,
                             "aliases": list(spec.aliases), "rules": spec.rules,
                             "options": option_descriptions(spec)})
-        return {"games": listing, "engines": list(ENGINES), "engine_help": ENGINE_HELP}
+        engines = [spec for spec in all_engines() if spec.analyses]
+        return {"games": listing, "engines": [spec.name for spec in engines],
+                "engine_help": {spec.name: spec.help for spec in engines},
+                "engine_aliases": {alias: spec.name for spec in engines
+                                   for alias in spec.aliases}}
 
     @app.post("/api/games/{name}/state", responses=ERROR_RESPONSES)
     def state(name: str, request: StateRequest) -> dict[str, Any]:
         """The board to draw after ``moves``, the side to move, the legal moves, the outcome;
         drawn as ``viewer`` sees it (a game of hidden cards shows that seat only its own);
-        the engines that play the game, its strongest (``default_engine``), the one that
-        values every move (``value_engine``), and what each does (``engine_help``)."""
+        the engines the page offers for the game (``engines``; those that can play against
+        you, ``opponents``), its strongest (``default_engine``), the one that values every
+        move (``value_engine``), what each does (``engine_help``) and its name in words
+        (``engine_labels``)."""
         position = load_position(name, request.options, request.moves)
         engines = engines_for(position)
         return {**describe_position(position, engines, viewer=request.viewer),
+                "opponents": opponents(engines),
                 "default_engine": default_engine(engines),
                 "value_engine": value_engine(position, engines),
-                "engine_help": engine_help(position, engines)}
+                "engine_help": engine_help(position, engines),
+                "engine_labels": engine_labels(engines)}
 
     @app.post("/api/games/{name}/analyze", responses=ERROR_RESPONSES)
     async def analyze(name: str, body: AnalyzeRequest, request: Request) -> dict[str, Any]:
@@ -243,9 +253,9 @@ async def _prepare(name: str, request: AnalyzeRequest) -> SearchJob:
     """Check a search request in a worker thread (replaying moves is quick, but not free)."""
     position: Position = await anyio.to_thread.run_sync(
         partial(load_position, name, request.options, request.moves))
-    check_job(position, request.engine)
+    engine = check_job(position, request.engine)
     limit = request.limit
-    return SearchJob(game=name, moves=tuple(request.moves), engine=request.engine,
+    return SearchJob(game=name, moves=tuple(request.moves), engine=engine,
                      limit=Limit(depth=limit.depth, nodes=limit.nodes, time=limit.time),
                      options=request.options, analysis=request.analysis, level=request.level,
                      seed=request.seed if request.seed is not None else random.getrandbits(63))

@@ -1,5 +1,6 @@
-"""Chess's hooks: the engine as the AI and as ``yipan analyze chess``, ``solve`` for forced
-mates, perft by the numba counter, and the kernels prepared before any clock starts.
+"""Chess's hooks: the engine as the AI (thinking aloud) and as ``yipan analyze chess``,
+``solve`` for forced mates, perft by the numba counter, and the kernels prepared before any
+clock starts.
 
 ``analyze`` reports the engine's search in the shared schema; ``extra`` carries ``fen``,
 ``san`` (the best move in SAN), ``pv_san`` (the main line in SAN), ``score_cp``
@@ -192,5 +193,5 @@ def _make_ai(game: Chess, level: str, rng: Any, time: float | None) -> ChessPlay
     return player
 
 
-HOOKS = GameHooks(make_ai=_make_ai, analyze=analyze, solve=solve, prepare=prepare,
-                  perft=perft, export=export, options=OPTIONS, start=start)
+HOOKS = GameHooks(make_ai=_make_ai, make_thinker=_make_ai, analyze=analyze, solve=solve,
+                  prepare=prepare, perft=perft, export=export, options=OPTIONS, start=start)

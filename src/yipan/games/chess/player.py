@@ -1,4 +1,5 @@
-"""Chess's AI player for ``make_ai``: the engine at a level, under a time a move.
+"""Chess's AI player for ``make_ai``: the engine at a level, under a time a move; it thinks
+aloud (each finished depth is a ``Choice``) and heeds ``limit.stop``.
 
 - ``perfect``: the full engine for ``time`` seconds a move (default 2);
 - ``medium``: a 4-ply search;
@@ -8,9 +9,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from types import MappingProxyType
 
-from ...core import Choice, GameOptionError, Limit, SearchResult, SearchStats
+from ...core import Choice, GameOptionError, Limit, SearchResult, SearchStats, last_choice
 from .engine import Engine, Iteration, to_value
 from .rules import Chess, Position
 
@@ -30,7 +32,7 @@ def search_result(iteration: Iteration, exact: bool = False) -> SearchResult:
 
 
 class ChessPlayer:
-    """The engine as a ``Player`` (one table kept from move to move)."""
+    """The engine as a ``Thinker`` (one table kept from move to move)."""
 
     def __init__(self, level: str = "perfect", rng: random.Random | None = None,
                  time: float | None = None, engine: Engine | None = None) -> None:
@@ -43,15 +45,25 @@ class ChessPlayer:
         self.name = f"yipan chess ({level})"
 
     def choose(self, game: Chess, state: Position) -> Choice:
+        return last_choice(self.think(game, state, Limit(time=self.time)))
+
+    def think(self, game: Chess, state: Position, limit: Limit) -> Iterator[Choice]:
+        """A Choice for each depth the engine finishes within ``limit`` (its time: the
+        player's own when the limit gives none); the first depth always finishes."""
         moves = game.legal_moves(state)
         if self.level == "easy" and self.rng.random() < EASY_RANDOM_SHARE:
-            return Choice(self.rng.choice(moves))
-        limit = Limit(depth=LEVEL_DEPTHS[self.level], time=self.time)
-        iteration = self.engine.think(state, limit)
-        assert iteration is not None  # the game is not over: there is a move
-        return Choice(iteration.move, search_result(iteration))
+            yield Choice(self.rng.choice(moves))
+            return
+        seconds = self.time if limit.time is None else limit.time
+        bounded = Limit(depth=LEVEL_DEPTHS[self.level] if limit.depth is None else limit.depth,
+                        nodes=limit.nodes, time=seconds, stop=limit.stop)
+        last = None
+        for last in self.engine.iterate(state, bounded):
+            yield Choice(last.move, search_result(last))
+        if last is None:  # no depth finished (a node budget below one ply's)
+            yield Choice(moves[0])
 
 
 def make_ai(game: Chess, level: str, rng: random.Random, time: float | None) -> ChessPlayer:
-    """Chess's AI (its hooks' ``make_ai``)."""
+    """Chess's AI (its hooks' ``make_ai`` and ``make_thinker``)."""
     return ChessPlayer(level, rng, time)

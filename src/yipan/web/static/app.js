@@ -1,5 +1,5 @@
 // The page: pick a game, play against the AI, watch it think. The whole game lives in the URL
-// (?game=…&moves=a1+b2&first=human&engine=ai&level=perfect&o.size=3x3), so a position can be
+// (?game=…&moves=a1+b2&first=human&engine=player&level=perfect&o.size=3x3), so a position can be
 // shared and reloaded; the browser's Back and Forward step through the positions where it was
 // your turn (as Undo does); the server is asked for everything else.
 
@@ -8,25 +8,24 @@ import { drawBoard, drawLegend, drawMoveButtons, moveMarks, pieceSwatch, playerN
 
 const TIME_LEVELS = [["0.3s", "0.3 s a move", 0.3], ["1s", "1 s a move", 1], ["3s", "3 s a move", 3],
   ["10s", "10 s a move", 10]];
+// an engine's levels: a time a move unless it has levels of its own
 const LEVELS = {
-  alphabeta: TIME_LEVELS,
-  mcts: TIME_LEVELS,
   // [name in the URL, words, seconds a move, the AI's level]
-  ai: [["perfect", "strongest (3 s)", 3, "perfect"], ["perfect-10s", "strongest (10 s)", 10, "perfect"],
+  player: [["perfect", "strongest (3 s)", 3, "perfect"], ["perfect-10s", "strongest (10 s)", 10, "perfect"],
     ["medium", "medium", 2, "medium"], ["easy", "easy", 1, "easy"]],
   random: [["-", "no thinking", 1]],
 };
-const DEFAULT_LEVEL = { alphabeta: "1s", mcts: "1s", ai: "perfect", random: "-" };
-const ENGINE_NAMES = { alphabeta: "alpha-beta search", mcts: "Monte Carlo tree search", ai: "the game's AI",
-  random: "random moves", analysis: "the game's analysis", puct: "network-guided search (PUCT)",
-  net: "the network alone" };
-const PLAYING_ENGINES = ["ai", "alphabeta", "mcts", "puct", "net", "random"]; // "analysis" values moves only
+const DEFAULT_LEVEL = { player: "perfect", random: "-" }; // others: 1 s a move
+// The engines, their names in words and which can play against you come from the server's
+// registry (a game's state: engines, engine_labels, opponents): a new engine needs nothing here.
+const engineName = (engine) => page.position?.engine_labels?.[engine] ?? engine;
 const HURRY_WAIT = 1500; // ms a stopped search may take to answer before its best so far is played
 
 const $ = (id) => document.getElementById(id);
 
 const page = {
   games: [],
+  engineAliases: {}, // other names of engines (the URL's engine=ai is the player)
   game: null,
   options: {},
   moves: [],
@@ -186,14 +185,15 @@ function drawChance(outcomes) {
 
 function levelSetting(engine) {
   const levels = LEVELS[engine] ?? TIME_LEVELS;
-  return levels.find(([name]) => name === page.level) ?? levels.find(([name]) => name === DEFAULT_LEVEL[engine]) ?? levels[0];
+  return levels.find(([name]) => name === page.level) ?? levels.find(([name]) => name === (DEFAULT_LEVEL[engine] ?? "1s")) ?? levels[0];
 }
 
 // The engine asked for, if it plays this game; else the game's strongest (its own AI).
 function chooseEngine() {
   const state = page.position;
   if (!state) return;
-  const playing = state.engines.filter((engine) => PLAYING_ENGINES.includes(engine));
+  const playing = state.opponents;
+  page.engine = page.engineAliases[page.engine] ?? page.engine;
   if (!playing.includes(page.engine)) {
     if (page.engine !== null) page.level = null; // an engine this game lacks: its levels too
     page.engine = playing.includes(state.default_engine) ? state.default_engine : playing[0];
@@ -212,7 +212,7 @@ async function think(purpose, token) {
   const search = { controller, purpose, best: null, token, id: null, hurried: false };
   page.search = search;
   const request = { moves: page.moves, options: page.options, engine, analysis, limit: { time: seconds } };
-  if (engine === "ai") request.level = aiLevel ?? levelName;
+  if (engine === "player") request.level = aiLevel ?? levelName;
   resetThinking(engine, purpose);
   renderControls();
   try {
@@ -263,6 +263,7 @@ async function moveNow() {
   const fallback = () => {
     if (page.search !== search || !search.best || search.best.move === null) return;
     stopSearch();
+    $("think-state").textContent = `${page.thinkLabel} · stopped`;
     play(search.best.move);
   };
   if (!search.id) {
@@ -281,7 +282,7 @@ async function moveNow() {
 function resetThinking(engine, purpose) {
   const state = page.position;
   const side = state.players === 2 ? `, for ${playerName(state, state.to_move)}` : "";
-  const what = purpose === "values" ? `your moves valued by ${ENGINE_NAMES[engine] ?? engine}` : ENGINE_NAMES[engine] ?? engine;
+  const what = purpose === "values" ? `your moves valued by ${engineName(engine)}` : engineName(engine);
   page.thinkLabel = `· ${what}${side}`;
   $("think-state").textContent = `${page.thinkLabel}…`;
   for (const id of ["t-depth", "t-value", "t-nodes", "t-nps", "t-time", "t-pv"]) $(id).textContent = "–";
@@ -527,13 +528,13 @@ function syncSetup() {
   $("first").value = page.first;
   $("show-values").checked = page.showValues;
   const state = page.position;
-  const engines = state ? state.engines.filter((engine) => PLAYING_ENGINES.includes(engine)) : [];
+  const engines = state ? state.opponents : [];
   const engineMenu = $("engine");
   engineMenu.replaceChildren();
   for (const engine of engines) {
     const option = document.createElement("option");
     option.value = engine;
-    option.textContent = ENGINE_NAMES[engine] ?? engine;
+    option.textContent = engineName(engine);
     option.title = state.engine_help?.[engine] ?? "";
     engineMenu.appendChild(option);
   }
@@ -549,7 +550,7 @@ function syncSetup() {
   levelMenu.value = page.level;
   levelMenu.disabled = page.engine === "random";
   const help = state?.engine_help?.[page.engine];
-  $("engine-help").textContent = help ? `${capitalise(ENGINE_NAMES[page.engine] ?? page.engine)}: ${help}.` : "";
+  $("engine-help").textContent = help ? `${capitalise(engineName(page.engine))}: ${help}.` : "";
   $("show-values").disabled = !state?.value_engine;
 }
 
@@ -640,7 +641,9 @@ async function start() {
   wire();
   readUrl();
   try {
-    page.games = (await listGames()).games;
+    const listing = await listGames();
+    page.games = listing.games;
+    page.engineAliases = listing.engine_aliases ?? {};
   } catch (error) {
     $("status").textContent = `cannot reach the server: ${error.message}`;
     return;
