@@ -34,7 +34,7 @@ with ``truth=True`` the game's own analysis (a solver) beside it, in ``truth`` (
 outcome in words) and ``truth_value``, when it answers within ``TRUTH_SECONDS``.
 
 The proving searches, for ``solve`` (to compare them on one position): ``auto`` (the game's
-own solver, else alphabeta-tt), ``minimax`` (the seed's, nothing pruned), ``alphabeta``
+own solver, else alphabeta-tt), ``minimax`` (nothing pruned), ``alphabeta``
 (plain), ``alphabeta-tt`` (table, symmetry, ordering, PVS), ``iterative`` (iterative
 deepening), ``mcts``, ``mcts-solver``; and for games where a player does not see everything
 (poker), solved from the deal by counterfactual regret minimisation: ``cfr``, ``cfr+``,
