@@ -8,7 +8,20 @@ dropped, tabs become spaces, and everything from ``#`` on is a comment (GTP 2, s
 Commands: protocol_version, name, version, known_command, list_commands, quit, boardsize,
 clear_board, komi, fixed_handicap, place_free_handicap, set_free_handicap, play, genmove,
 undo, time_settings, time_left, final_score, final_status_list, showboard, loadsgf, printsgf,
-kgs-genmove_cleanup, kgs-time_settings, kgs-game_over, reg_genmove.
+kgs-genmove_cleanup, kgs-time_settings, kgs-game_over, reg_genmove; and for the analysis
+GUIs: lz-analyze, kata-analyze, lz-genmove_analyze, kata-genmove_analyze (Sabaki, Lizzie,
+KaTrain) and gogui-analyze_commands with the yipan-* commands it lists (GoGui).
+
+``lz-analyze`` / ``kata-analyze [colour] [interval] [key value ...]`` answer ``=`` at once,
+then a line of ``info move ... pv ...`` candidates every ``interval`` centiseconds, as Leela
+Zero and KataGo write them (KataGo's docs/GTP_Extensions.md), until the next line arrives on
+stdin; an empty line ends the answer and the next command is carried out as usual. Win rates
+are the side to move's; ``scoreLead`` / ``scoreMean`` are the mean final score of the
+playouts from the position, the same for every candidate (the tree keeps no score per move);
+``prior`` is the prior knowledge's share (there is no policy network). Keys read: interval,
+minmoves, maxmoves, ownership, rootInfo; ``allow`` / ``avoid`` and any other key are accepted
+and have no effect. The ``*-genmove_analyze`` commands stream the same lines while they think,
+then ``play <move>``.
 
 A malformed line never stops the engine: it is answered ``?`` with the reason, in one short
 line (a name it does not know gets ``? unknown command``, as the protocol asks).
@@ -20,13 +33,19 @@ Time: each move gets what ``yipan.games.go.timing`` allots under the clock that
 from __future__ import annotations
 
 import argparse
+import codecs
+import math
+import os
+import queue
 import random
 import re
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..core import IllegalMoveError, InvalidMoveError, YipanError
 from ..core.files import write_atomically
@@ -46,11 +65,38 @@ from ..games.go.rules import (
 )
 from ..games.go.sgf import MAX_SGF_BYTES
 
+if TYPE_CHECKING:
+    from ..games.go.engine import Candidate, Engine
+
 DEFAULT_SECONDS = 5.0
 MAX_LINE = 4096  # characters of a command line read; the rest is dropped
 MAX_ANSWER = 300  # characters of an error message
 MAX_VERTICES = 400
 FREE_HANDICAP_PLAYOUTS = 300  # a short search for each free handicap stone past the fixed ones
+ANALYSIS_PLAYOUTS = 3000  # the GoGui analyze commands' search without --playouts
+LCB_Z = 1.96  # the win rate's lower confidence bound: Wilson's, at about 95%
+GFX_CANDIDATES = 10  # candidate moves labelled on GoGui's board
+GOGUI_ANALYZE_COMMANDS = (
+    "dboard/Ownership/yipan-ownership",
+    "gfx/Ownership and score/yipan-ownership_gfx",
+    "gfx/Candidate moves/yipan-candidates_gfx",
+    "sboard/Candidate win rates/yipan-candidates_sboard",
+    "var/Principal variation/yipan-pv",
+    "plist/Dead stones/final_status_list dead",
+    "string/Score estimate/final_score",
+)
+
+
+@dataclass
+class AnalyzeOptions:
+    """What an ``lz-analyze`` / ``kata-analyze`` line asked for."""
+
+    colour: int | None = None  # the side to analyse for; None: the side to move
+    interval: float = 0.0  # seconds between reports; 0: one report, when stopped
+    min_moves: int = 0  # report at least this many moves (unvisited ones too)
+    max_moves: int = 0  # at most this many; 0: every visited move
+    ownership: bool = False
+    root_info: bool = False
 
 
 class GtpError(ValueError):
@@ -86,6 +132,14 @@ class GtpEngine:
         self.komi_points = DEFAULT_KOMI
         self.clocks = {BLACK: Clock(), WHITE: Clock()}
         self.ended = False
+        # A streamed answer (the analyze commands) is written to ``out`` as it is made; without
+        # an ``out`` it is gathered and returned whole. ``waiting()`` says whether the next
+        # line has arrived (it stops an analysis); alone, the engine assumes it has.
+        self.out: TextIO | None = None
+        self.waiting: Callable[[], bool] = lambda: True
+        self._stream: list[str] | None = None
+        self._ident = ""
+        self._owned: tuple[tuple[int, float, Position], tuple[float, ...]] | None = None
         self._new_game()
 
     # -- the game ------------------------------------------------------------------------------
@@ -134,19 +188,42 @@ class GtpEngine:
                 return f"?{ident} no command\n\n"
         name, arguments = words[0].lower(), words[1:]
         handler = COMMANDS.get(name)
+        self._ident, self._stream = ident, None
         try:
             if handler is None:
                 raise GtpError("unknown command")
             result = handler(self, arguments)
-        except GtpError as error:
-            return f"?{ident} {_short(str(error))}\n\n"
-        except YipanError as error:
-            return f"?{ident} {_short(str(error))}\n\n"
+        except (GtpError, YipanError) as error:
+            message = _short(str(error))
         except Exception as error:  # noqa: BLE001 - the engine must outlive any bad line
             message = _short(f"internal error: {type(error).__name__}: {error}")
-            return f"?{ident} {message}\n\n"
+        else:
+            if self._stream is not None:
+                return self._end_stream(result)
+            result = result.rstrip("\n")
+            return f"={ident} {result}\n\n" if result else f"={ident}\n\n"
+        if self._stream is not None:  # the answer began as a success: it can only end
+            return self._end_stream("")
+        return f"?{ident} {message}\n\n"
+
+    def _emit(self, text: str) -> None:
+        """Part of a streamed answer (``=`` and the id first, when it begins)."""
+        if self._stream is None:
+            self._stream = []
+            text = f"={self._ident}\n{text}"
+        if self.out is not None:
+            self.out.write(text)
+            self.out.flush()
+        else:
+            self._stream.append(text)
+
+    def _end_stream(self, result: str) -> str:
+        """The rest of a streamed answer: the last lines and the empty line that ends it."""
+        assert self._stream is not None
         result = result.rstrip("\n")
-        return f"={ident} {result}\n\n" if result else f"={ident}\n\n"
+        text = "".join(self._stream) + (result + "\n" if result else "") + "\n"
+        self._stream = None
+        return text
 
     # -- helpers -----------------------------------------------------------------------------------
     def _colour(self, text: str) -> int:
@@ -294,15 +371,22 @@ class GtpEngine:
         self._play(colour, self._vertex(arguments[1]))
         return ""
 
-    def genmove(self, arguments: list[str], cleanup: bool = False, commit: bool = True) -> str:
-        if len(arguments) != 1:
-            raise GtpError("syntax error (genmove needs a colour)")
-        colour = self._colour(arguments[0])
+    def _playing(self, colour: int) -> Position:
+        """The position with ``colour`` to move, the game open (as GTP lets a colour move
+        twice, or play on after two passes)."""
         state = self.state
         if state.to_move != colour:
             state = state._replace(to_move=colour, passes=0)
         if self.game.outcome(state) is not None:
             state = state._replace(passes=0)
+        return state
+
+    def genmove(self, arguments: list[str], cleanup: bool = False, commit: bool = True,
+                stop: Callable[[], bool] | None = None) -> str:
+        if len(arguments) != 1:
+            raise GtpError("syntax error (genmove needs a colour)")
+        colour = self._colour(arguments[0])
+        state = self._playing(colour)
         from ..games.go.scoring import dead_stones
 
         player = self.player()
@@ -313,9 +397,10 @@ class GtpEngine:
         if self.playouts is not None and seconds is not None:
             # under a clock, the playouts asked for (--playouts) still end the search first
             decision = player.engine.think(state, playouts=self.playouts, seconds=seconds,
-                                           moves=tuple(self.moves[-2:]))
+                                           moves=tuple(self.moves[-2:]), stop=stop)
         else:
-            decision = player.decide(state, seconds=seconds, moves=tuple(self.moves[-2:]))
+            decision = player.decide(state, seconds=seconds, moves=tuple(self.moves[-2:]),
+                                     stop=stop)
         move = decision.move
         if self.allow_resign and decision.resign and not cleanup:
             return "resign"
@@ -383,10 +468,15 @@ class GtpEngine:
 
     # -- the end ---------------------------------------------------------------------------------
     def _ownership(self) -> tuple[float, ...]:
+        """Who owns each point (+1 black .. -1 white), searched once per position so that
+        final_score, final_status_list, showboard and the ownership commands agree."""
         from ..games.go.engine import ownership_of
 
-        playouts = self.playouts or 3000
-        return ownership_of(self.game, self.state, playouts, self.rng)
+        key = (self.game.size, self.game.komi, self.state)
+        if self._owned is None or self._owned[0] != key:
+            playouts = self.playouts or 3000
+            self._owned = (key, ownership_of(self.game, self.state, playouts, self.rng))
+        return self._owned[1]
 
     def final_score(self, arguments: list[str]) -> str:
         from ..games.go.scoring import estimated_score
@@ -407,7 +497,211 @@ class GtpEngine:
     def showboard(self, arguments: list[str]) -> str:
         state = self.state
         mover = self.game.player_names[state.to_move]
-        return "\n" + self.game.render(state) + f"\n{mover} to move"
+        board = self.game.render(state)
+        if self.game.outcome(state) is not None:  # the result as final_score counts it
+            from ..games.go.scoring import estimated_score
+
+            result = self.game.result_text(estimated_score(self.game, state, self._ownership()))
+            board = "\n".join(f"result: {result}" if line.startswith("result: ") else line
+                              for line in board.split("\n"))
+        return "\n" + board + f"\n{mover} to move"
+
+    # -- analysis (Sabaki, Lizzie, KaTrain) -----------------------------------------------------
+    def _analyze_options(self, arguments: list[str]) -> AnalyzeOptions:
+        words = list(arguments)
+        options = AnalyzeOptions()
+        if words and words[0].lower() in ("b", "w", "black", "white"):
+            options.colour = self._colour(words.pop(0))
+        if words and words[0].isdigit():
+            options.interval = self._centiseconds(words.pop(0))
+        while words:
+            key = words.pop(0).lower()
+            wanted = 3 if key in ("allow", "avoid") else 1  # colour, vertices, depth
+            if len(words) < wanted:
+                raise GtpError(f"syntax error ({quote(key, 12)} needs a value)")
+            values, words = words[:wanted], words[wanted:]
+            if key == "interval":
+                options.interval = self._centiseconds(values[0])
+            elif key in ("minmoves", "maxmoves"):
+                count = self._count(values, key)
+                if key == "minmoves":
+                    options.min_moves = count
+                else:
+                    options.max_moves = count
+            elif key in ("ownership", "rootinfo"):
+                if values[0].lower() not in ("true", "false"):
+                    raise GtpError(f"syntax error ({key} is true or false)")
+                setattr(options, "ownership" if key == "ownership" else "root_info",
+                        values[0].lower() == "true")
+        return options
+
+    def _centiseconds(self, text: str) -> float:
+        if not re.fullmatch(r"[0-9]{1,7}", text):
+            raise GtpError(f"syntax error (not an interval in centiseconds: {quote(text, 12)})")
+        return int(text) / 100
+
+    def _reporter(self, kind: str, state: Position, engine: Engine, options: AnalyzeOptions,
+                  stoppable: bool) -> Callable[[], bool]:
+        """The search's ``stop``: it writes a report every interval, and (when ``stoppable``)
+        ends the search once the next line has come, with a report if none was written."""
+        last = time.perf_counter()
+        reported = False
+
+        def stop() -> bool:
+            nonlocal last, reported
+            now = time.perf_counter()
+            if options.interval > 0 and now - last >= options.interval:
+                self._emit(self._report(kind, state, engine, options) + "\n")
+                last, reported = now, True
+            if stoppable and self.waiting():
+                if not reported:
+                    self._emit(self._report(kind, state, engine, options) + "\n")
+                return True
+            return False
+
+        return stop
+
+    def _analyze(self, arguments: list[str], kind: str) -> str:
+        options = self._analyze_options(arguments)
+        state = self._playing(self.state.to_move if options.colour is None else options.colour)
+        engine = self.player().engine
+        self._emit("")  # "=" at once: the GUI learns the analysis has begun
+        engine.begin(state, tuple(self.moves[-2:]))
+        engine.run(stop=self._reporter(kind, state, engine, options, stoppable=True))
+        return ""
+
+    def lz_analyze(self, arguments: list[str]) -> str:
+        return self._analyze(arguments, "lz")
+
+    def kata_analyze(self, arguments: list[str]) -> str:
+        return self._analyze(arguments, "kata")
+
+    def _genmove_analyze(self, arguments: list[str], kind: str) -> str:
+        options = self._analyze_options(arguments)
+        colour = self.state.to_move if options.colour is None else options.colour
+        engine = self.player().engine
+        stop = self._reporter(kind, self._playing(colour), engine, options, stoppable=False)
+        self._emit("")
+        move = self.genmove([("b", "w")[colour]], stop=stop)
+        return f"play {move}"
+
+    def lz_genmove_analyze(self, arguments: list[str]) -> str:
+        return self._genmove_analyze(arguments, "lz")
+
+    def kata_genmove_analyze(self, arguments: list[str]) -> str:
+        return self._genmove_analyze(arguments, "kata")
+
+    def _legal_line(self, state: Position, line: Sequence[int]) -> list[int]:
+        """``line`` up to its first move the rules forbid (the tree checks only simple ko)
+        or the end of the game."""
+        legal = []
+        for move in line:
+            if self.game.outcome(state) is not None or not self.game.is_legal(state, move):
+                break
+            legal.append(move)
+            state = self.game.play(state, move)
+        return legal
+
+    def _score_lead(self, state: Position, ownership: Sequence[float]) -> float:
+        """The playouts' mean final score for the side to move: each point counts as
+        often as it ended in the mover's area, less as often as in the other's."""
+        black_lead = sum(ownership) - self.game.komi
+        return black_lead if state.to_move == BLACK else -black_lead
+
+    def _report(self, kind: str, state: Position, engine: Engine,
+                options: AnalyzeOptions) -> str:
+        """One line of candidates as Leela Zero (``lz``) or KataGo (``kata``) writes it."""
+        candidates = engine.candidates()
+        shown = [c for c in candidates if c.visits > 0]
+        if len(shown) < options.min_moves:
+            shown = candidates[:options.min_moves]
+        if options.max_moves:
+            shown = shown[:options.max_moves]
+        ownership = engine.ownership()
+        lead = self._score_lead(state, ownership)
+        parts = []
+        for order, candidate in enumerate(shown):
+            pv = " ".join(self._format(m) for m in self._legal_line(state, candidate.pv))
+            lcb = _wilson_lower(candidate.win_rate, candidate.visits)
+            head = f"info move {self._format(candidate.move)} visits {candidate.visits}"
+            if kind == "lz":
+                parts.append(f"{head} winrate {_permyriad(candidate.win_rate)} "
+                             f"prior {_permyriad(candidate.prior)} lcb {_permyriad(lcb)} "
+                             f"order {order} pv {pv}")
+            else:
+                parts.append(f"{head} winrate {candidate.win_rate:.6f} scoreMean {lead:.3f} "
+                             f"scoreLead {lead:.3f} prior {candidate.prior:.6f} "
+                             f"lcb {lcb:.6f} order {order} pv {pv}")
+        if kind == "kata" and options.root_info:
+            visits, win_rate = engine.root_visits()
+            parts.append(f"rootInfo visits {visits} winrate {win_rate:.6f} "
+                         f"scoreMean {lead:.3f} scoreLead {lead:.3f}")
+        if kind == "kata" and options.ownership:
+            sign = 1 if state.to_move == BLACK else -1
+            parts.append("ownership " + " ".join(f"{sign * x + 0.0:.4f}" for x in ownership))
+        return " ".join(parts)
+
+    # -- GoGui's analyze commands ------------------------------------------------------------------
+    def gogui_analyze_commands(self, arguments: list[str]) -> str:
+        return "\n".join(GOGUI_ANALYZE_COMMANDS)
+
+    def _candidates_now(self) -> tuple[Position, list[Candidate]]:
+        """A search of the position (``--playouts`` or ``ANALYSIS_PLAYOUTS``): its root moves
+        visited, most visited first."""
+        state = self._playing(self.state.to_move)
+        engine = self.player().engine
+        engine.begin(state, tuple(self.moves[-2:]))
+        engine.run(playouts=self.playouts or ANALYSIS_PLAYOUTS)
+        return state, [c for c in engine.candidates() if c.visits > 0]
+
+    def _board_rows(self, cells: Sequence[str]) -> str:
+        """Per point values as GoGui's boards take them: a row a line, from the top."""
+        n = self.size
+        return "\n".join(" ".join(cells[r * n:(r + 1) * n]) for r in range(n))
+
+    def yipan_ownership(self, arguments: list[str]) -> str:
+        return self._board_rows([f"{x:.2f}" for x in self._ownership()])
+
+    def yipan_ownership_gfx(self, arguments: list[str]) -> str:
+        from ..games.go.scoring import estimated_score
+
+        ownership = self._ownership()
+        influence = " ".join(f"{self._format(p)} {x:.2f}" for p, x in enumerate(ownership))
+        score = self.game.result_text(estimated_score(self.game, self.state, ownership))
+        return f"INFLUENCE {influence}\nTEXT score estimate {score} (dead stones removed)"
+
+    def yipan_candidates_gfx(self, arguments: list[str]) -> str:
+        state, candidates = self._candidates_now()
+        shown = [c for c in candidates if c.move != PASS][:GFX_CANDIDATES]
+        if not shown:
+            return "TEXT no move but pass"
+        labels = " ".join(f"{self._format(c.move)} {round(100 * c.win_rate)}" for c in shown)
+        best = shown[0]
+        colours = "bw"
+        line = self._legal_line(state, best.pv)
+        variation = " ".join(f"{colours[(state.to_move + i) % 2]} {self._format(m)}"
+                             for i, m in enumerate(line))
+        lines = [f"LABEL {labels}", f"COLOR green {self._format(best.move)}"]
+        if len(shown) > 1:
+            lines.append("COLOR yellow " + " ".join(self._format(c.move) for c in shown[1:]))
+        lines.append(f"VAR {variation}")
+        lines.append(f"TEXT {self._format(best.move)} wins {100 * best.win_rate:.1f}% "
+                     f"of {best.visits} playouts")
+        return "\n".join(lines)
+
+    def yipan_candidates_sboard(self, arguments: list[str]) -> str:
+        _, candidates = self._candidates_now()
+        cells = ['""'] * (self.size * self.size)
+        for candidate in candidates:
+            if candidate.move != PASS:
+                cells[candidate.move] = str(round(100 * candidate.win_rate))
+        return self._board_rows(cells)
+
+    def yipan_pv(self, arguments: list[str]) -> str:
+        state, candidates = self._candidates_now()
+        if not candidates:
+            return "pass"
+        return " ".join(self._format(m) for m in self._legal_line(state, candidates[0].pv))
 
     # -- files -----------------------------------------------------------------------------------
     def loadsgf(self, arguments: list[str]) -> str:
@@ -480,13 +774,91 @@ COMMANDS: dict[str, Callable[[GtpEngine, list[str]], str]] = {
     "loadsgf": GtpEngine.loadsgf, "printsgf": GtpEngine.printsgf,
     "kgs-genmove_cleanup": GtpEngine.kgs_genmove_cleanup,
     "kgs-time_settings": GtpEngine.kgs_time_settings, "kgs-game_over": GtpEngine.kgs_game_over,
+    "lz-analyze": GtpEngine.lz_analyze, "kata-analyze": GtpEngine.kata_analyze,
+    "lz-genmove_analyze": GtpEngine.lz_genmove_analyze,
+    "kata-genmove_analyze": GtpEngine.kata_genmove_analyze,
+    "gogui-analyze_commands": GtpEngine.gogui_analyze_commands,
+    "yipan-ownership": GtpEngine.yipan_ownership,
+    "yipan-ownership_gfx": GtpEngine.yipan_ownership_gfx,
+    "yipan-candidates_gfx": GtpEngine.yipan_candidates_gfx,
+    "yipan-candidates_sboard": GtpEngine.yipan_candidates_sboard,
+    "yipan-pv": GtpEngine.yipan_pv,
 }
 
 
+def _permyriad(fraction: float) -> int:
+    """A fraction in [0, 1] as Leela Zero writes it: 10000 times, rounded."""
+    return min(10000, max(0, round(10000 * fraction)))
+
+
+def _wilson_lower(rate: float, visits: int) -> float:
+    """The lower end of the Wilson interval of a win rate seen over ``visits`` playouts
+    (0 with none): low for a move tried little, as Leela Zero's ``lcb`` is."""
+    if visits <= 0:
+        return 0.0
+    z2 = LCB_Z * LCB_Z
+    centre = rate + z2 / (2 * visits)
+    spread = LCB_Z * math.sqrt(max(0.0, rate * (1 - rate)) / visits + z2 / (4 * visits * visits))
+    return max(0.0, (centre - spread) / (1 + z2 / visits))
+
+
+class _Lines:
+    """The input lines, read on a thread so that a long analysis notices the next one.
+    A real stdin is read from its descriptor: a thread blocked in the buffered reader would
+    hold its lock when the interpreter ends."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        fd = None
+        if lines is sys.stdin:
+            try:
+                fd = lines.fileno()
+            except (OSError, ValueError, AttributeError):
+                fd = None
+        target = self._read_descriptor if fd is not None else self._read_lines
+        threading.Thread(target=target, args=(fd if fd is not None else lines,),
+                         daemon=True).start()
+
+    def _read_lines(self, lines: Iterable[str]) -> None:
+        try:
+            for line in lines:
+                self._queue.put(line)
+        finally:
+            self._queue.put(None)
+
+    def _read_descriptor(self, fd: int) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        pending = ""
+        try:
+            while chunk := os.read(fd, 1 << 16):
+                pending += decoder.decode(chunk)
+                *complete, pending = pending.split("\n")
+                for line in complete:
+                    self._queue.put(line + "\n")
+            pending += decoder.decode(b"", final=True)
+            if pending:
+                self._queue.put(pending)
+        except OSError:
+            pass
+        finally:
+            self._queue.put(None)
+
+    def waiting(self) -> bool:
+        """Whether a line (or the end of input) is there to be read."""
+        return not self._queue.empty()
+
+    def __iter__(self) -> Iterator[str]:
+        while (line := self._queue.get()) is not None:
+            yield line
+
+
 def serve(lines: Iterable[str], out: TextIO, engine: GtpEngine | None = None) -> int:
-    """Answer ``lines`` until ``quit`` or the end of input; returns 0."""
+    """Answer ``lines`` until ``quit`` or the end of input; returns 0. An analysis streams
+    to ``out`` until the next line comes."""
     engine = engine or GtpEngine()
-    for line in lines:
+    source = _Lines(lines)
+    engine.out, engine.waiting = out, source.waiting
+    for line in source:
         answer = engine.handle(line)
         if answer:
             out.write(answer)
@@ -513,8 +885,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_engine(args: argparse.Namespace) -> int:
-    import math
-
     seconds = args.time
     if not (math.isfinite(seconds) and 0 < seconds <= 3600):
         print("gtp-yipan: --time must be a number of seconds above 0", file=sys.stderr)

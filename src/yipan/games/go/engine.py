@@ -54,6 +54,20 @@ class Decision:
     tree_size: int = 0
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """One root move as the analysis front ends show it: its playouts, its win rate for the
+    side to move (the prior's while it has none), its share of the prior knowledge (the
+    priors' win rates normalised to sum to 1 over the root moves: there is no policy
+    network), and the line the tree expects after it (the move first)."""
+
+    move: int
+    visits: int
+    win_rate: float
+    prior: float
+    pv: tuple[int, ...]
+
+
 class Engine:
     """A search tree and the board it is rooted at, for one game (one size and komi)."""
 
@@ -273,9 +287,35 @@ class Engine:
         return Decision(best, win_rate, playouts, seconds, visits, rates, self._pv(),
                         resign, self.ownership(), self.rows)
 
-    def _pv(self, longest: int = 12) -> tuple[int, ...]:
+    def candidates(self, longest: int = 12) -> list[Candidate]:
+        """Every root move the rules allow, most visited first (ties: higher win rate)."""
+        links, stats = self.links, self.stats
+        first = int(links[self.root, search.FIRST])
+        count = int(links[self.root, search.COUNT])
+        rows = [c for c in range(first, first + count) if links[c, search.MOVE] != search.SKIPPED]
+        prior_rates = {c: float(stats[c, search.PRIOR_WINS] / stats[c, search.PRIOR_VISITS])
+                       for c in rows}
+        total_prior = sum(prior_rates.values()) or 1.0
+        found = []
+        for child in rows:
+            n = float(stats[child, search.VISITS])
+            rate = float(stats[child, search.WINS]) / n if n > 0 else prior_rates[child]
+            move = self.unpadded(int(links[child, search.MOVE]))
+            found.append(Candidate(move, int(n), rate, prior_rates[child] / total_prior,
+                                   (move, *self._pv(longest - 1, child))))
+        found.sort(key=lambda c: (-c.visits, -c.win_rate))
+        return found
+
+    def root_visits(self) -> tuple[int, float]:
+        """(playouts through the root, their win rate for the side to move), the tree kept
+        from earlier searches included."""
+        n = float(self.stats[self.root, search.VISITS])
+        wins = float(self.stats[self.root, search.WINS])  # for the player who moved into it
+        return int(n), (1.0 - wins / n) if n > 0 else 0.5
+
+    def _pv(self, longest: int = 12, start: int | None = None) -> tuple[int, ...]:
         line: list[int] = []
-        node = self.root
+        node = self.root if start is None else start
         while len(line) < longest and self.links[node, search.COUNT] > 0:
             first = self.links[node, search.FIRST]
             count = self.links[node, search.COUNT]
