@@ -75,6 +75,7 @@ MAX_VERTICES = 400
 FREE_HANDICAP_PLAYOUTS = 300  # a short search for each free handicap stone past the fixed ones
 ANALYSIS_PLAYOUTS = 3000  # the GoGui analyze commands' search without --playouts
 LCB_Z = 1.96  # the win rate's lower confidence bound: Wilson's, at about 95%
+IDLE_POLL_SECONDS = 0.02  # an analysis past its playouts looks this often for the next line
 GFX_CANDIDATES = 10  # candidate moves labelled on GoGui's board
 GOGUI_ANALYZE_COMMANDS = (
     "dboard/Ownership/yipan-ownership",
@@ -541,33 +542,24 @@ class GtpEngine:
         return int(text) / 100
 
     def _reporter(self, kind: str, state: Position, engine: Engine, options: AnalyzeOptions,
-                  stoppable: bool) -> Callable[[], bool]:
-        """The search's ``stop``: it writes a report every interval, and (when ``stoppable``)
-        ends the search once the next line has come, with a report if none was written."""
-        last = time.perf_counter()
-        reported = False
-
-        def stop() -> bool:
-            nonlocal last, reported
-            now = time.perf_counter()
-            if options.interval > 0 and now - last >= options.interval:
-                self._emit(self._report(kind, state, engine, options) + "\n")
-                last, reported = now, True
-            if stoppable and self.waiting():
-                if not reported:
-                    self._emit(self._report(kind, state, engine, options) + "\n")
-                return True
-            return False
-
-        return stop
+                  stoppable: bool) -> _Reporter:
+        return _Reporter(lambda: self._emit(self._report(kind, state, engine, options) + "\n"),
+                         options.interval, self.waiting if stoppable else None)
 
     def _analyze(self, arguments: list[str], kind: str) -> str:
+        """Search until the next line comes (or, with ``--playouts``, those playouts are
+        done: then the last report stands until the next line, as KataGo's maxVisits)."""
         options = self._analyze_options(arguments)
         state = self._playing(self.state.to_move if options.colour is None else options.colour)
         engine = self.player().engine
+        reporter = self._reporter(kind, state, engine, options, stoppable=True)
         self._emit("")  # "=" at once: the GUI learns the analysis has begun
         engine.begin(state, tuple(self.moves[-2:]))
-        engine.run(stop=self._reporter(kind, state, engine, options, stoppable=True))
+        engine.run(playouts=self.playouts, stop=reporter)
+        if not reporter.stopped:
+            reporter.report()
+            while not self.waiting():
+                time.sleep(IDLE_POLL_SECONDS)
         return ""
 
     def lz_analyze(self, arguments: list[str]) -> str:
@@ -800,6 +792,34 @@ def _wilson_lower(rate: float, visits: int) -> float:
     centre = rate + z2 / (2 * visits)
     spread = LCB_Z * math.sqrt(max(0.0, rate * (1 - rate)) / visits + z2 / (4 * visits * visits))
     return max(0.0, (centre - spread) / (1 + z2 / visits))
+
+
+class _Reporter:
+    """An analysis' ``stop`` for the engine's search: a report every ``interval`` seconds,
+    and, given ``waiting``, the end of the search once the next line has come (with a report
+    if none was written)."""
+
+    def __init__(self, report: Callable[[], None], interval: float,
+                 waiting: Callable[[], bool] | None) -> None:
+        self._report = report
+        self.interval = interval
+        self.waiting = waiting
+        self.last = time.perf_counter()
+        self.reported = False
+        self.stopped = False
+
+    def report(self) -> None:
+        self._report()
+        self.last, self.reported = time.perf_counter(), True
+
+    def __call__(self) -> bool:
+        if self.interval > 0 and time.perf_counter() - self.last >= self.interval:
+            self.report()
+        if self.waiting is not None and self.waiting():
+            if not self.reported:
+                self.report()
+            self.stopped = True
+        return self.stopped
 
 
 class _Lines:

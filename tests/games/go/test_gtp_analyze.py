@@ -4,6 +4,7 @@ commands, and showboard's result counted as final_score counts it."""
 
 from __future__ import annotations
 
+import io
 import os
 import queue
 import random
@@ -63,7 +64,7 @@ class Session:
     def __init__(self) -> None:
         env = dict(os.environ, PYTHONPATH=str(SRC))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "yipan.protocols.gtp", "--playouts", "200", "--seed", "5"],
+            [sys.executable, "-m", "yipan.protocols.gtp", "--seed", "5"],  # no playouts cap
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, env=env)
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -235,6 +236,24 @@ def test_analyze_alone_reports_once_and_refuses_bad_keys(gtp):
     for bad in ("lz-analyze 10 minmoves", "lz-analyze -1", "kata-analyze 10 ownership maybe",
                 "kata-analyze 10 avoid b D4"):
         assert gtp.handle(bad).startswith("? syntax error"), bad
+
+
+def test_the_playouts_bound_an_analysis_whose_report_then_stands(gtp):
+    """With --playouts, the analysis stops searching there and waits for the next line."""
+    out = io.StringIO()
+    looks = []
+
+    def waiting() -> bool:
+        looks.append(len(out.getvalue()))
+        return len(looks) > 3
+
+    gtp.out, gtp.waiting = out, waiting
+    assert gtp.handle("lz-analyze 0") == "\n"
+    lines = out.getvalue().split("\n")
+    assert lines[0] == "=" and lines[2:] == [""]
+    assert len(set(looks[1:])) == 1  # nothing more is written while it waits
+    assert sum(int(str(e["visits"])) for e in sabaki_parse(lines[1])) <= 200
+    assert gtp.handle("name") == "= yipan\n\n"
 
 
 def test_gogui_analyze_commands_each_answer(gtp):
