@@ -9,8 +9,9 @@ Commands: protocol_version, name, version, known_command, list_commands, quit, b
 clear_board, komi, fixed_handicap, place_free_handicap, set_free_handicap, play, genmove,
 undo, time_settings, time_left, final_score, final_status_list, showboard, loadsgf, printsgf,
 kgs-genmove_cleanup, kgs-time_settings, kgs-game_over, reg_genmove; and for the analysis
-GUIs: lz-analyze, kata-analyze, lz-genmove_analyze, kata-genmove_analyze (Sabaki, Lizzie,
-KaTrain) and gogui-analyze_commands with the yipan-* commands it lists (GoGui).
+GUIs: lz-analyze, kata-analyze, lz-genmove_analyze, kata-genmove_analyze (Sabaki, Lizzie),
+stop, and gogui-analyze_commands with the yipan-* commands it lists (GoGui). (KaTrain talks
+to KataGo's JSON analysis engine, not GTP: it is not served here.)
 
 ``lz-analyze`` / ``kata-analyze [colour] [interval] [key value ...]`` answer ``=`` at once,
 then a line of ``info move ... pv ...`` candidates every ``interval`` centiseconds, as Leela
@@ -20,8 +21,9 @@ are the side to move's; ``scoreLead`` / ``scoreMean`` are the mean final score o
 playouts from the position, the same for every candidate (the tree keeps no score per move);
 ``prior`` is the prior knowledge's share (there is no policy network). Keys read: interval,
 minmoves, maxmoves, ownership, rootInfo; ``allow`` / ``avoid`` and any other key are accepted
-and have no effect. The ``*-genmove_analyze`` commands stream the same lines while they think,
-then ``play <move>``.
+and have no effect. With ``--playouts`` the search stops there (as KataGo's maxVisits) and its
+last report stands until the next line. The ``*-genmove_analyze`` commands stream the same
+lines while they think, then ``play <move>``.
 
 A malformed line never stops the engine: it is answered ``?`` with the reason, in one short
 line (a name it does not know gets ``? unknown command``, as the protocol asks).
@@ -507,7 +509,7 @@ class GtpEngine:
                               for line in board.split("\n"))
         return "\n" + board + f"\n{mover} to move"
 
-    # -- analysis (Sabaki, Lizzie, KaTrain) -----------------------------------------------------
+    # -- analysis (Sabaki, Lizzie) --------------------------------------------------------------
     def _analyze_options(self, arguments: list[str]) -> AnalyzeOptions:
         words = list(arguments)
         options = AnalyzeOptions()
@@ -632,6 +634,10 @@ class GtpEngine:
             sign = 1 if state.to_move == BLACK else -1
             parts.append("ownership " + " ".join(f"{sign * x + 0.0:.4f}" for x in ownership))
         return " ".join(parts)
+
+    def stop(self, arguments: list[str]) -> str:
+        """KataGo's ``stop``: any line ends an analysis, so there is nothing left to halt."""
+        return ""
 
     # -- GoGui's analyze commands ------------------------------------------------------------------
     def gogui_analyze_commands(self, arguments: list[str]) -> str:
@@ -769,7 +775,7 @@ COMMANDS: dict[str, Callable[[GtpEngine, list[str]], str]] = {
     "lz-analyze": GtpEngine.lz_analyze, "kata-analyze": GtpEngine.kata_analyze,
     "lz-genmove_analyze": GtpEngine.lz_genmove_analyze,
     "kata-genmove_analyze": GtpEngine.kata_genmove_analyze,
-    "gogui-analyze_commands": GtpEngine.gogui_analyze_commands,
+    "stop": GtpEngine.stop, "gogui-analyze_commands": GtpEngine.gogui_analyze_commands,
     "yipan-ownership": GtpEngine.yipan_ownership,
     "yipan-ownership_gfx": GtpEngine.yipan_ownership_gfx,
     "yipan-candidates_gfx": GtpEngine.yipan_candidates_gfx,

@@ -119,15 +119,16 @@ def start_game(session: Session) -> tuple[Go, Position]:
     return game, position_after(game, OPENING)
 
 
-def stop_and_check_the_next_answer(session: Session) -> None:
+def stop_and_check_the_next_answer(session: Session, command: str = "name",
+                                   answer: str = "= yipan") -> None:
     """A command stops the analysis: the stream ends with an empty line, the command is
     answered, and nothing is streamed after that answer."""
-    session.send("name")
+    session.send(command)
     line = session.line()
     while line:
         assert line.startswith("info "), line
         line = session.line()
-    assert session.line() == "= yipan"
+    assert session.line() == answer
     assert session.line() == ""
     assert session.answer("protocol_version") == "2"
 
@@ -187,7 +188,7 @@ def test_kata_analyze_with_ownership_and_root_info(session):
             assert isinstance(pv, list) and pv[0] == entry["move"]
             assert_line_legal(game, state, pv)  # white to move, as asked
         assert sum(int(str(e["visits"])) for e in parsed) <= int(root_fields["visits"])
-    stop_and_check_the_next_answer(session)
+    stop_and_check_the_next_answer(session, "stop", "=")  # KataGo's own way to stop
 
 
 def test_an_empty_line_stops_the_analysis(session):
