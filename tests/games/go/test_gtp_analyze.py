@@ -299,3 +299,17 @@ def test_showboard_counts_dead_stones_as_final_score_does():
     results = [line for line in board.split("\n") if line.startswith("result: ")]
     assert results == ["result: W+5.5"]  # 10 - 15 - 0.5 once E3 is removed
     assert gtp.handle("final_score") == "= W+5.5\n\n"
+
+
+def test_serve_stops_an_analysis_at_the_next_line_it_was_given():
+    """Lines given at once: the analysis reports once and ends, then the next is answered."""
+    from yipan.protocols.gtp import serve
+
+    out = io.StringIO()
+    engine = GtpEngine(playouts=100, rng=random.Random(3))
+    assert serve(["boardsize 7", "lz-analyze 1000", "name", "quit"], out, engine) == 0
+    answers = out.getvalue().split("\n\n")
+    assert answers[0] == "="
+    head, info = answers[1].split("\n")
+    assert head == "=" and info.startswith("info move ")
+    assert answers[2:] == ["= yipan", "=", ""]
