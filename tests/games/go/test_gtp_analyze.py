@@ -313,3 +313,20 @@ def test_serve_stops_an_analysis_at_the_next_line_it_was_given():
     head, info = answers[1].split("\n")
     assert head == "=" and info.startswith("info move ")
     assert answers[2:] == ["= yipan", "=", ""]
+
+
+def test_candidates_share_out_the_root_playouts():
+    """Each playout goes through one root move: the candidates' visits add up to the root's,
+    the priors to 1, and the most visited is the move the engine would play."""
+    from yipan.games.go.engine import Engine
+
+    game = Go(7)
+    engine = Engine(game, capacity=1 << 16, rng=random.Random(4))
+    state = position_after(game, ("b D4", "w C3"))
+    decision = engine.think(state, playouts=500)
+    candidates = engine.candidates()
+    assert engine.root_visits()[0] == 500 == sum(c.visits for c in candidates)
+    assert abs(sum(c.prior for c in candidates) - 1) < 1e-9
+    assert {c.move for c in candidates} <= set(game.legal_moves(state))  # own eyes left out
+    assert all(c.pv[0] == c.move and 0 <= c.win_rate <= 1 for c in candidates)
+    assert candidates[0].move == decision.move
