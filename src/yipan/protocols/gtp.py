@@ -534,8 +534,10 @@ class GtpEngine:
             elif key in ("ownership", "rootinfo"):
                 if values[0].lower() not in ("true", "false"):
                     raise GtpError(f"syntax error ({key} is true or false)")
-                setattr(options, "ownership" if key == "ownership" else "root_info",
-                        values[0].lower() == "true")
+                if key == "ownership":
+                    options.ownership = values[0].lower() == "true"
+                else:
+                    options.root_info = values[0].lower() == "true"
         return options
 
     def _centiseconds(self, text: str) -> float:
