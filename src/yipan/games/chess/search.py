@@ -56,6 +56,7 @@ from ...chess_family.search import (
     FIRST_GAME_SLOT,
     GENERATION,
     HISTORY_LENGTH,
+    KILLER_KEY,
     MAX_HISTORY,
     MAX_NODES,
     MAX_PLY,
@@ -75,7 +76,6 @@ from ...chess_family.search import (
     new_best,
     pick,
     probe,
-    quiet_key,
     reverse_futile,
     reward_quiet,
     search_memory,
@@ -239,8 +239,12 @@ def _order(ctx: Context, ply: int, count: int, table_move: int, quiescence: bool
                 keys[index] = BAD_CAPTURE_KEY + mvv_lva
         elif quiescence:
             keys[index] = 0
+        elif move == ctx.killers[ply, 0]:
+            keys[index] = KILLER_KEY + 1
+        elif move == ctx.killers[ply, 1]:
+            keys[index] = KILLER_KEY
         else:
-            keys[index] = quiet_key(ctx, ply, side, move & 63, target, move)
+            keys[index] = ctx.history[side, move & 63, target]
 
 
 @njit(cache=True, inline="always")

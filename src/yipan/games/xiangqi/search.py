@@ -49,6 +49,7 @@ from ...chess_family.search import (
     DELTA_MARGIN,
     GENERATION,
     HISTORY_LENGTH,
+    KILLER_KEY,
     MAX_HISTORY,
     MAX_NODES,
     MAX_PLY,
@@ -67,7 +68,6 @@ from ...chess_family.search import (
     new_best,
     pick,
     probe,
-    quiet_key,
     reverse_futile,
     reward_quiet,
     search_memory,
@@ -146,8 +146,12 @@ def _order(ctx: Context, ply: int, count: int, table_move: int) -> None:
         elif position[target]:
             keys[index] = CAPTURE_KEY + 10 * ORDER_VALUE[position[target]] \
                 - ORDER_VALUE[position[origin]] // 10
+        elif move == ctx.killers[ply, 0]:
+            keys[index] = KILLER_KEY + 1
+        elif move == ctx.killers[ply, 1]:
+            keys[index] = KILLER_KEY
         else:
-            keys[index] = quiet_key(ctx, ply, side, origin, target, move)
+            keys[index] = ctx.history[side, origin, target]
 
 
 @njit(cache=True, inline="always")
