@@ -5,10 +5,10 @@ Shared (written once, here):
 
 - ``scores``: the score scale (``MATE - plies``, ``INFINITE``), yipan's ``WIN - plies`` and
   UCI's ``cp``/``mate`` read from it;
-- ``search``: the numba pieces every family search kernel is made of: the control block it
+- ``search``: the numba pieces every game's search node is made of: the control block it
   shares with the driver, the transposition table (its entry layout, ``store`` and
-  ``probe``), picking the next move, the principal variation, killers and history, late-move
-  reductions;
+  ``probe``), picking the next move, the principal variation, killers and history,
+  late-move reductions, futility;
 - ``engine``: the driver (iterative deepening with aspiration windows, the stop watcher, the
   ``Iteration`` a finished depth yields, ``think``, ``warm_up``);
 - ``clock``: UCI/UCCI's clock and the share of it a move gets (``Clock``, ``budget``);
@@ -16,10 +16,17 @@ Shared (written once, here):
 - ``hooks``: the analysis a game's hooks report, and their limits;
 - ``rules``: the Game over a kernel move generator (the bridge a game's rules cross).
 
-Each game keeps its own: the board and move generation, the evaluation, the numba search
-body (its node: repetition and draw rules, pruning guards, quiescence, move ordering) built
-from the shared pieces, and whatever only it has (chess's endgame tables, xiangqi's
-perpetual check and banned moves).
+Each game keeps its own: the board and move generation, the evaluation, and its search node
+(``search``: the recursive kernel, built from the shared pieces, with its repetition and draw
+rules, the null move's guard, quiescence's choice of moves and move ordering), and whatever
+only it has (chess's endgame tables, xiangqi's perpetual check and banned moves).
+
+Why each game keeps its recursive node: it calls itself, and numba resolves what a kernel
+calls when it compiles it, from the kernel's module. One node written once and compiled per
+game over the game's rules (a copy of the function with the game's names in its globals) was
+tried: the same nodes, but chess searched 10-12% slower whether its rules were inlined or
+called (``benchmarks/chess_family.py``), so the node is written in each game over these
+pieces instead.
 
 Not a game (nothing is registered): it imports core, search and the numba helpers, never
 ``games``, front ends or engines.
@@ -29,9 +36,9 @@ from pathlib import Path
 
 from ..native import drop_stale_cache
 
-KERNEL_MODULES = ("search.py",)
+KERNEL_MODULES = ("search.py",)  # the kernels cached here
 KERNEL_FILES = tuple(str(Path(__file__).with_name(name)) for name in KERNEL_MODULES)
-"""The shared kernel files, by absolute path: a game's cache guard includes them, since its
-kernels compile the shared ones into themselves (``native.drop_stale_cache``)."""
+"""The family's kernel files, by absolute path: a game's cache guard includes them, since its
+kernels compile the family's into themselves (``native.drop_stale_cache``)."""
 
 drop_stale_cache(Path(__file__).parent, KERNEL_MODULES)

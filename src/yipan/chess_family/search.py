@@ -26,6 +26,7 @@ history written as a shared inlined helper there cost about 12% of the search's 
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from typing import Any
 
 import numpy as np
@@ -59,6 +60,12 @@ DELTA_MARGIN = 200  # quiescence: a capture that cannot lift the score to alpha 
 SEARCH_MEMORY = ("stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers",
                  "history", "pv", "pv_length", "path_keys", "control", "reductions")
 """The fields every family context begins with (``search_memory`` makes them)."""
+
+
+def context_arrays(module: str, *own: str) -> Any:
+    """A game's namedtuple of its context's arrays (``ContextArrays`` of ``module``): the
+    family's fields, then the game's ``own``."""
+    return namedtuple("ContextArrays", [*SEARCH_MEMORY, *own], module=module)
 
 
 def reduction_table() -> np.ndarray:

@@ -42,33 +42,26 @@ It is the only recursive kernel and is called from Python only (see ``board.perf
 
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from ...chess_family.scores import INFINITE, MATE, MATE_BOUND
 from ...chess_family.search import (
-    BEST_MOVE,
-    BEST_SCORE,
     CAPTURE_KEY,
     DELTA_MARGIN,
     FIRST_GAME_SLOT,
-    GENERATION,
     HISTORY_LENGTH,
     KILLER_KEY,
-    MAX_HISTORY,
-    MAX_NODES,
     MAX_PLY,
     NO_SCORE,
-    NODES,
     ROOT_MOVES_SEARCHED,
-    SELDEPTH,
     STOP,
     TABLE_MOVE_KEY,
     TB_HITS,
-    TT_HITS,
     bound_of,
+    context_arrays,
     enter,
     futile,
     late_reduction,
@@ -115,21 +108,13 @@ from .evaluation import SEE_VALUE, evaluate
 from .retrograde import ILLEGAL, INFO_SIZE, MATERIAL_KEYS, MAX_PIECES, UNKNOWN
 from .retrograde import probe as probe_tables
 
-__all__ = ["BEST_MOVE", "BEST_SCORE", "GENERATION", "HISTORY_LENGTH", "INFINITE", "MATE",
-           "MATE_BOUND", "MAX_HISTORY", "MAX_NODES", "MAX_PLY", "NODES", "QUIET_CHECKS",
-           "ROOT_MOVES_SEARCHED", "SELDEPTH", "STOP", "TB_HITS", "TT_HITS", "Context",
-           "new_context", "search", "see", "static_exchange", "store"]
-
 QUIET_CHECKS = FIRST_GAME_SLOT  # control: quiescence's first ply tries quiet checks (1) or not
 
 GOOD_CAPTURE_KEY = CAPTURE_KEY
 BAD_CAPTURE_KEY = -(1 << 20)
 
-ContextArrays = namedtuple("ContextArrays", [  # the family's fields (SEARCH_MEMORY), then ours
-    "stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers", "history",
-    "pv", "pv_length", "path_keys", "control", "reductions",
-    "scratch", "tb_values", "tb_lookup", "tb_info", "check_squares",
-])
+ContextArrays = context_arrays(__name__, "scratch", "tb_values", "tb_lookup", "tb_info",
+                               "check_squares")
 
 
 class Context(ArrayStruct):
@@ -138,7 +123,7 @@ class Context(ArrayStruct):
 
 @array_struct(Context, ContextArrays._fields)
 @njit(cache=True)
-def _context_struct(arrays: ContextArrays) -> Context:
+def _context_struct(arrays: Any) -> Context:
     return Context(*arrays)
 
 

@@ -17,9 +17,10 @@ import numpy as np
 from ...chess_family.clock import Clock, budget
 from ...chess_family.engine import DEFAULT_HASH_MB, FamilyEngine, Iteration
 from ...chess_family.scores import mate_in_plies, to_value, uci_score
+from ...chess_family.search import MAX_HISTORY
 from ...core import Limit
 from .rules import Position, Xiangqi, legal_moves_of, to_row
-from .search import MAX_HISTORY, PERPETUAL, Context, new_context, search
+from .search import PERPETUAL, Context, new_context, search
 
 __all__ = ["Clock", "Engine", "Iteration", "budget", "is_perpetual", "mate_in_plies",
            "to_value", "uci_score"]

@@ -36,31 +36,25 @@ the only recursive kernel and is called from Python only.
 
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from ...chess_family.scores import INFINITE, MATE, MATE_BOUND
 from ...chess_family.search import (
-    BEST_MOVE,
-    BEST_SCORE,
     CAPTURE_KEY,
     DELTA_MARGIN,
-    GENERATION,
     HISTORY_LENGTH,
     KILLER_KEY,
     MAX_HISTORY,
-    MAX_NODES,
     MAX_PLY,
     NO_SCORE,
-    NODES,
     ROOT_MOVES_SEARCHED,
-    SELDEPTH,
     STOP,
     TABLE_MOVE_KEY,
-    TT_HITS,
     bound_of,
+    context_arrays,
     enter,
     futile,
     late_reduction,
@@ -91,19 +85,10 @@ from .board import (
 )
 from .evaluation import DEFAULT_WEIGHTS, ORDER_VALUE, evaluate
 
-__all__ = ["BEST_MOVE", "BEST_SCORE", "GENERATION", "HISTORY_LENGTH", "INFINITE", "MATE",
-           "MATE_BOUND", "MAX_HISTORY", "MAX_NODES", "MAX_PLY", "NODES", "PERPETUAL",
-           "ROOT_MOVES_SEARCHED", "SELDEPTH", "STOP", "TT_HITS", "Context", "new_context",
-           "search", "store"]
-
 PERPETUAL = 20_000  # a perpetual checker's loss, below the mates
 QUIET_LIMIT = 120
 
-ContextArrays = namedtuple("ContextArrays", [  # the family's fields (SEARCH_MEMORY), then ours
-    "stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers", "history",
-    "pv", "pv_length", "path_keys", "control", "reductions",
-    "path_checks", "banned", "weights",
-])
+ContextArrays = context_arrays(__name__, "path_checks", "banned", "weights")
 
 
 class Context(ArrayStruct):
@@ -112,7 +97,7 @@ class Context(ArrayStruct):
 
 @array_struct(Context, ContextArrays._fields)
 @njit(cache=True)
-def _context_struct(arrays: ContextArrays) -> Context:
+def _context_struct(arrays: Any) -> Context:
     return Context(*arrays)
 
 
