@@ -18,7 +18,6 @@ a position (``load_position``); the rest is here.
 
 from __future__ import annotations
 
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -28,7 +27,6 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core import Limit
-from ..native_helper import stop
 from .scores import INFINITE, MATE_BOUND, mate_in_plies
 from .search import (
     BEST_MOVE,
@@ -128,11 +126,6 @@ class FamilyEngine:
 
     def load_position(self, state: Any) -> None:
         """The game's own part of loading the root (beyond its row and the keys before it)."""
-
-    def compile_elsewhere(self) -> subprocess.Popen | None:
-        """A second process compiling some kernels while ``warm_up`` compiles the rest (None:
-        the game has none)."""
-        return None
 
     # -- the search memory ----------------------------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -289,14 +282,7 @@ class FamilyEngine:
         return last
 
     def warm_up(self) -> None:
-        """Compile (or load) the search kernels on a tiny search (on a machine's first run a
-        second process may compile some of them meanwhile: ``compile_elsewhere``), then
-        forget it."""
-        helper = self.compile_elsewhere()
-        try:
-            state = self.game.initial_state()
-            for _ in self.deepen(state, Limit(depth=2), time.perf_counter()):
-                pass
-        finally:
-            stop(helper)  # (what it had not compiled by now was compiled here)
+        """Compile (or load) the search kernels on a tiny search, then forget it."""
+        for _ in self.deepen(self.game.initial_state(), Limit(depth=2), time.perf_counter()):
+            pass
         self.clear()

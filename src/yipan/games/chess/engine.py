@@ -11,7 +11,6 @@ Scores are centipawns for the side to move inside the engine; mates are ``MATE -
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 
@@ -72,11 +71,6 @@ class Engine(FamilyEngine):
 
     def to_row(self, state: Position) -> np.ndarray:
         return to_row(state)
-
-    def compile_elsewhere(self) -> subprocess.Popen | None:
-        from .first_run import compile_elsewhere
-
-        return compile_elsewhere()
 
     @property
     def tables(self) -> Tablebase | None:

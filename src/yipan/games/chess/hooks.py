@@ -140,7 +140,7 @@ def prepare(game: Chess | None = None) -> None:
     """Compile (or load) the kernels a game needs: the evaluation and the search (the perft
     counter is prepared by ``yipan perft`` and ``yipan prepare``: ``prepare.prepare_counter``)."""
     game = game or Chess()
-    Engine(1).warm_up()  # first: it starts the second compiling process at once
+    Engine(1).warm_up()
     game.evaluate(game.initial_state())
 
 
