@@ -161,17 +161,13 @@ class Chess(FamilyGame[Position]):
 
     info = GameInfo(name="chess", title="Chess", heuristic=True, move_ordering=True,
                     max_branching=218)
-    player_names = ("white", "black")
     usual_start = START_FEN
     kernel = KERNEL
+    read_fen = staticmethod(position_from_fen)
+    play_move = staticmethod(play_move)
+    player_names = ("white", "black")
 
     # -- the rules ------------------------------------------------------------------------------
-    def read_fen(self, fen: str) -> Position:
-        return position_from_fen(fen)
-
-    def play_move(self, state: Position, move: int) -> Position:
-        return play_move(state, move)
-
     def outcome(self, state: Position) -> Outcome | None:
         moves, check = _moves_and_check(state)
         if not moves:

@@ -228,17 +228,13 @@ class Xiangqi(FamilyGame[Position]):
 
     info = GameInfo(name="xiangqi", title="Chinese chess (xiangqi)", heuristic=True,
                     move_ordering=True, max_branching=MAX_MOVES)
-    player_names = ("red", "black")
     usual_start = START_FEN
     kernel = KERNEL
+    read_fen = staticmethod(position_from_fen)
+    play_move = staticmethod(play_move)
+    player_names = ("red", "black")
 
     # -- the rules ------------------------------------------------------------------------------
-    def read_fen(self, fen: str) -> Position:
-        return position_from_fen(fen)
-
-    def play_move(self, state: Position, move: int) -> Position:
-        return play_move(state, move)
-
     def outcome(self, state: Position) -> Outcome | None:
         if not legal_moves_of(state):
             return Outcome(1 - state.turn)
