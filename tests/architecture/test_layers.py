@@ -4,7 +4,8 @@
     rank 1  core                      the Game protocol, results, hooks, registry
     rank 2  search, impartial, poker  algorithms over the protocol (never a game), and the
                                       poker library (cards, hand values, equities, push/fold)
-    rank 3  books, learning           stored search results (opening books), networks
+    rank 3  books, learning,          stored search results (opening books), networks;
+            chess_family              what the chess family's engines share (driver, table)
     rank 4  games                     one package per game, with their shared helpers
     rank 5  players, engines, prepare the AI for any game, the engines by name, kernels loaded,
             plugins, cluster          games from other packages, units of work on Ray,
@@ -28,6 +29,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 RANKS = {
     "native": 0, "native_struct": 0,
     "core": 1, "search": 2, "impartial": 2, "poker": 2, "books": 3, "learning": 3,
+    "chess_family": 3,
     "games": 4,
     "players": 5, "engines": 5, "prepare": 5, "plugins": 5, "cluster": 5, "explain": 5,
     "check": 5,

@@ -1,7 +1,8 @@
 """The built-in games: one package per game, each found by its ``meta.py``.
 
 Every package here is a game (a library shared by games lives outside, as ``yipan.poker``
-does), and holds these files, each with one job::
+and ``yipan.chess_family``, the engine chess and xiangqi share, do), and holds these files,
+each with one job::
 
     games/<name>/
         meta.py       GAMES = (GameSpec(...),): its name, title, options, rules in a few
@@ -28,13 +29,13 @@ Shared by the games: ``grid.py`` (bitboards on a grid with a sentinel column, ``
 coordinates, the text board and the web view), ``hidden.py`` and ``equilibrium.py`` (the games
 of hidden information: their table view, and the CFR+ player and hooks) and ``yipan.native``
 (the numba toolkit). A game imports ``yipan.core``, ``search``, ``impartial``, ``books``,
-``learning``, ``poker``, ``native`` and these; never ``players``, ``cli``, ``web`` or
-``protocols``. ``tests/architecture`` holds these rules: the layers, no import circle, every
-package here a game with a ``meta.py`` and no import of a ``hooks.py``. ``tests/conformance``
-plays every registered game at random under its defaults and each example, checks its declared
-capabilities, and ``yipan perft <name>`` counts its tree; record its playthroughs with ``python
-tests/playthroughs/record.py <name>``. A protocol of its own goes in ``yipan/protocols/``, a
-command in ``yipan/cli/``.
+``learning``, ``poker``, ``chess_family``, ``native`` and these; never ``players``, ``cli``,
+``web`` or ``protocols``. ``tests/architecture`` holds these rules: the layers, no import
+circle, every package here a game with a ``meta.py`` and no import of a ``hooks.py``.
+``tests/conformance`` plays every registered game at random under its defaults and each
+example, checks its declared capabilities, and ``yipan perft <name>`` counts its tree; record
+its playthroughs with ``python tests/playthroughs/record.py <name>``. A protocol of its own
+goes in ``yipan/protocols/``, a command in ``yipan/cli/``.
 """
 
 from __future__ import annotations

@@ -144,7 +144,8 @@ def test_analyze_reports_a_syzygy_win_without_a_length(tables, monkeypatch):
     from yipan.games.chess import hooks
 
     monkeypatch.setattr(hooks, "open_syzygy", lambda folder: stand_in(tables))
-    monkeypatch.setattr(hooks.shared_engine(), "tables", None)
+    monkeypatch.setattr(hooks, "analysis_engine",
+                        lambda syzygy: Engine(8, tables=None, syzygy=syzygy))
     game = Chess(KRK)
     analysis = hooks.analyze(game, game.initial_state(),
                              AnalysisRequest(options={"syzygy": "somewhere"}))
@@ -153,3 +154,25 @@ def test_analyze_reports_a_syzygy_win_without_a_length(tables, monkeypatch):
     assert not analysis.exact and analysis.engine == "Syzygy tables (python-chess)"
     child = game.play(game.initial_state(), analysis.move)
     assert tables.probe(child).value == -29  # the move keeps the fastest win
+
+
+def test_each_analysis_has_its_own_syzygy_setting(tables, monkeypatch):
+    from yipan.core import AnalysisRequest
+    from yipan.games.chess import hooks
+
+    monkeypatch.setattr(hooks, "open_syzygy", lambda folder: stand_in(tables))
+    made: list[Engine] = []
+
+    def engine_of(syzygy):
+        made.append(Engine(1, tables=None, syzygy=syzygy))
+        return made[-1]
+
+    monkeypatch.setattr(hooks, "analysis_engine", engine_of)
+    game = Chess(KRK)
+    limit = Limit(depth=3)
+    with_tables = hooks.analyze(game, game.initial_state(),
+                                AnalysisRequest(limit=limit, options={"syzygy": "somewhere"}))
+    without = hooks.analyze(game, game.initial_state(), AnalysisRequest(limit=limit))
+    assert with_tables.extra["tablebase"]["table"] == "syzygy KRvK"
+    assert without.extra["tablebase"] is None and without.nodes > 0
+    assert len(made) == 2 and made[0].syzygy is not None and made[1].syzygy is None

@@ -126,7 +126,8 @@ def test_the_engine_plays_the_tables_mate(tables):
 def test_analyze_reports_the_verdict(tables, monkeypatch):
     from yipan.games.chess import hooks
 
-    monkeypatch.setattr(hooks.shared_engine(), "tables", tables)
+    monkeypatch.setattr(hooks, "analysis_engine",
+                        lambda syzygy: Engine(8, tables=tables, syzygy=syzygy))
     game = Chess("8/8/8/4k3/8/8/8/KR6 b - - 0 1")
     analysis = hooks.analyze(game, game.initial_state(), AnalysisRequest())
     assert analysis.exact and analysis.outcome == -1
@@ -266,7 +267,8 @@ def test_the_search_with_tables_agrees_with_them_on_random_positions(tables):
 def test_analyze_prints_the_tables_verdict(tables, monkeypatch, capsys):
     from yipan.games.chess import hooks
 
-    monkeypatch.setattr(hooks.shared_engine(), "tables", tables)
+    monkeypatch.setattr(hooks, "analysis_engine",
+                        lambda syzygy: Engine(8, tables=tables, syzygy=syzygy))
     assert main(["analyze", "chess", "--fen", "8/8/8/4k3/8/8/8/KR6 b - - 0 1"]) == 0
     out = capsys.readouterr().out
     assert "endgame table KRK: loss for black, mated in 15 moves" in out

@@ -1,6 +1,6 @@
 """Chess's hooks: the engine as the AI (thinking aloud) and as ``yipan analyze chess``,
-``solve`` for forced mates, perft by the numba counter, and the kernels prepared before any
-clock starts.
+``solve`` for forced mates, perft by the numba counter (``perft``), and the kernels prepared
+before any clock starts. Each analysis has an engine of its own (``chess_family.hooks``).
 
 ``analyze`` reports the engine's search in the shared schema; ``extra`` carries ``fen``,
 ``san`` (the best move in SAN), ``pv_san`` (the main line in SAN), ``score_cp``
@@ -19,31 +19,24 @@ verdict says "win"); its draws (the fifty-move rule's included) are.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import chess
 import chess.pgn
-import numpy as np
 
-from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks, Limit
+from ...chess_family.hooks import ANALYSIS_HASH_MB, analysis_limit, report, think_once
+from ...chess_family.scores import mate_in_plies
+from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks
 from ...core.hooks import CommandOption
-from . import board as kernel
-from .engine import Engine, Iteration, mate_in_plies
-from .player import ChessPlayer, make_ai, search_result
-from .rules import Chess, Position, legal_moves_of, to_row
+from .engine import Engine, Iteration
+from .perft import perft
+from .player import ChessPlayer, make_ai
+from .rules import Chess, Position
 from .syzygy import Syzygy
 
 DEFAULT_ANALYZE_SECONDS = 2.0
 DEFAULT_SOLVE_SECONDS = 10.0
-ANALYSIS_HASH_MB = 64
-
-
-@lru_cache(maxsize=1)
-def shared_engine() -> Engine:
-    """One engine for analyses in this process (its table is reused, cleared each time)."""
-    return Engine(ANALYSIS_HASH_MB)
-
 
 OPTIONS = (
     CommandOption("syzygy", "a folder of Syzygy endgame tables (.rtbw/.rtbz) to consult at "
@@ -61,32 +54,22 @@ def open_syzygy(folder: str) -> Syzygy:
 
 def start(game: Chess, options: Mapping[str, Any]) -> None:
     """Open ``--syzygy`` before anything is prepared (a bad folder is one line at once);
-    the AI that ``play`` makes next and the analyses consult it. Never moves the start."""
+    the AI that ``play`` makes next consults it. Never moves the start."""
     folder = options.get("syzygy")
     _chosen["play"] = open_syzygy(folder) if folder else None
-    shared_engine().syzygy = _chosen["play"]
 
 
-def _syzygy_of(request: AnalysisRequest) -> Syzygy | None:
+def analysis_engine(syzygy: Syzygy | None) -> Engine:
+    """The engine of one analysis: yipan's endgame tables, and the Syzygy folder asked for."""
+    return Engine(ANALYSIS_HASH_MB, syzygy=syzygy)
+
+
+def _think(state: Position, request: AnalysisRequest, default_seconds: float) -> Iteration:
+    """A fresh engine's answer, with the request's Syzygy folder (if any)."""
     folder = request.options.get("syzygy")
-    return open_syzygy(folder) if folder else None
-
-
-def _limit(request: AnalysisRequest, default_seconds: float) -> Limit:
-    limit = request.limit
-    if limit is None or (limit.time is None and limit.nodes is None and limit.depth is None
-                         and limit.stop is None):
-        return Limit(time=default_seconds, stop=None if limit is None else limit.stop)
-    return limit
-
-
-def _think(state: Position, limit: Limit, syzygy: Syzygy | None = None) -> Iteration:
-    engine = shared_engine()
-    engine.clear()
-    engine.syzygy = syzygy
-    iteration = engine.think(state, limit)
-    assert iteration is not None
-    return iteration
+    syzygy = open_syzygy(folder) if folder else None
+    return think_once(partial(analysis_engine, syzygy), state,
+                      analysis_limit(request, default_seconds))
 
 
 def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
@@ -104,15 +87,13 @@ def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
         "fen": game.fen(state),
         "san": game.describe_move(state, iteration.move),
         "pv_san": game.san_line(state, iteration.pv),
-        "score_cp": None if mate is not None else iteration.score,
-        "seldepth": iteration.seldepth,
         "tablebase": verdict,
     }
-    return Analysis.from_search(search_result(iteration, exact), engine, extra=extra)
+    return report(iteration, engine, extra, exact)
 
 
 def analyze(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
-    iteration = _think(state, _limit(request, DEFAULT_ANALYZE_SECONDS), _syzygy_of(request))
+    iteration = _think(state, request, DEFAULT_ANALYZE_SECONDS)
     return _report(game, state, iteration, _engine_name(iteration, "yipan chess engine"))
 
 
@@ -125,8 +106,7 @@ def _engine_name(iteration: Iteration, searched: str) -> str:
 
 
 def solve(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
-    limit = _limit(request, DEFAULT_SOLVE_SECONDS)
-    iteration = _think(state, limit, _syzygy_of(request))
+    iteration = _think(state, request, DEFAULT_SOLVE_SECONDS)
     if iteration.endgame_table is not None:
         return _report(game, state, iteration, _engine_name(iteration, ""), exact=True)
     if mate_in_plies(iteration.score) is None:
@@ -134,28 +114,6 @@ def solve(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
             f"chess: no forced mate found (searched {iteration.depth} plies); "
             "`yipan analyze chess` gives the engine's estimate")
     return _report(game, state, iteration, "yipan chess mate search")
-
-
-def perft(game: Chess, state: Position, depth: int) -> dict[int, int]:
-    """The leaves below each legal move, counted by the numba kernel (bulk at the last ply).
-
-    This is chess programs' perft: move sequences under the rules of movement, ended by
-    checkmate and stalemate only. The draws the Game declares by rule (fifty moves,
-    repetition, insufficient material) do not end a line here, so on trees that reach one the
-    count exceeds ``yipan.search.perft``'s over the Game protocol."""
-    if depth == 0:
-        return {}
-    stack = np.zeros((depth + 1, kernel.POSITION_SIZE), dtype=np.int64)
-    moves = np.zeros((depth + 1, kernel.MAX_MOVES), dtype=np.int64)
-    root = to_row(state)
-    counts = {}
-    for move in legal_moves_of(state):
-        if depth == 1:
-            counts[move] = 1
-            continue
-        kernel.make_move(root, stack[1], move)
-        counts[move] = int(kernel.perft(stack, moves, 1, depth - 1))
-    return counts
 
 
 def export(game: Chess, start: Position, moves: list[int]) -> dict[str, str]:
@@ -182,7 +140,7 @@ def prepare(game: Chess | None = None) -> None:
     """Compile (or load) the kernels a game needs: the evaluation and the search (the perft
     counter is prepared by ``yipan perft`` and ``yipan prepare``: ``prepare.prepare_counter``)."""
     game = game or Chess()
-    shared_engine().warm_up()
+    Engine(1).warm_up()
     game.evaluate(game.initial_state())
 
 
@@ -194,4 +152,6 @@ def _make_ai(game: Chess, level: str, rng: Any, time: float | None) -> ChessPlay
 
 
 HOOKS = GameHooks(make_ai=_make_ai, make_thinker=_make_ai, analyze=analyze, solve=solve,
-                  prepare=prepare, perft=perft, export=export, options=OPTIONS, start=start)
+                  prepare=prepare, perft=perft, export=export, options=OPTIONS, start=start,
+                  ai_summary="iterative-deepening alpha-beta (PVS) with a transposition "
+                             "table, quiescence with static exchange, and endgame tables")

@@ -1,69 +1,25 @@
-"""Chess's AI player for ``make_ai``: the engine at a level, under a time a move; it thinks
-aloud (each finished depth is a ``Choice``) and heeds ``limit.stop``.
-
-- ``perfect``: the full engine for ``time`` seconds a move (default 2);
-- ``medium``: a 4-ply search;
-- ``easy``: a 2-ply search, and one move in three a random legal move.
-"""
+"""Chess's AI player for ``make_ai`` and ``make_thinker``: the family's engine player
+(``yipan.chess_family.player``: levels, a time a move, thinking aloud) over chess's engine."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from types import MappingProxyType
 
-from ...core import Choice, GameOptionError, Limit, SearchResult, SearchStats, last_choice
-from .engine import Engine, Iteration, to_value
-from .rules import Chess, Position
+from ...chess_family.player import EnginePlayer, search_result
+from .engine import Engine
+from .rules import Chess
 
-DEFAULT_MOVE_SECONDS = 2.0
-LEVEL_DEPTHS = {"perfect": None, "medium": 4, "easy": 2}
-EASY_RANDOM_SHARE = 1 / 3
+__all__ = ["ChessPlayer", "make_ai", "search_result"]
 
 
-def search_result(iteration: Iteration, exact: bool = False) -> SearchResult:
-    """An engine iteration as the generic SearchResult (value in ``WIN - ply`` terms)."""
-    value = to_value(iteration.score)
-    return SearchResult(
-        move=iteration.move, value=value, pv=iteration.pv,
-        move_values=MappingProxyType({iteration.move: value}), depth=iteration.depth,
-        exact=exact, stats=SearchStats(nodes=iteration.nodes, tt_hits=iteration.table_hits,
-                                       elapsed=iteration.seconds))
+class ChessPlayer(EnginePlayer):
+    """The chess engine as a ``Thinker`` (one table kept from move to move)."""
 
-
-class ChessPlayer:
-    """The engine as a ``Thinker`` (one table kept from move to move)."""
-
-    def __init__(self, level: str = "perfect", rng: random.Random | None = None,
-                 time: float | None = None, engine: Engine | None = None) -> None:
-        if level not in LEVEL_DEPTHS:
-            raise GameOptionError(f"unknown level {level!r}; levels: {', '.join(LEVEL_DEPTHS)}")
-        self.level = level
-        self.rng = rng or random.Random()
-        self.time = DEFAULT_MOVE_SECONDS if time is None else time
-        self.engine = engine or Engine()
-        self.name = f"yipan chess ({level})"
-
-    def choose(self, game: Chess, state: Position) -> Choice:
-        return last_choice(self.think(game, state, Limit(time=self.time)))
-
-    def think(self, game: Chess, state: Position, limit: Limit) -> Iterator[Choice]:
-        """A Choice for each depth the engine finishes within ``limit`` (its time: the
-        player's own when the limit gives none); the first depth always finishes."""
-        moves = game.legal_moves(state)
-        if self.level == "easy" and self.rng.random() < EASY_RANDOM_SHARE:
-            yield Choice(self.rng.choice(moves))
-            return
-        seconds = self.time if limit.time is None else limit.time
-        bounded = Limit(depth=LEVEL_DEPTHS[self.level] if limit.depth is None else limit.depth,
-                        nodes=limit.nodes, time=seconds, stop=limit.stop)
-        last = None
-        for last in self.engine.iterate(state, bounded):
-            yield Choice(last.move, search_result(last))
-        if last is None:  # no depth finished (a node budget below one ply's)
-            yield Choice(moves[0])
+    title = "chess"
+    new_engine = Engine
+    engine: Engine
 
 
 def make_ai(game: Chess, level: str, rng: random.Random, time: float | None) -> ChessPlayer:
-    """Chess's AI (its hooks' ``make_ai`` and ``make_thinker``)."""
+    """Chess's AI (its hooks' ``make_ai``)."""
     return ChessPlayer(level, rng, time)

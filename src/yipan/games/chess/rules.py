@@ -26,13 +26,13 @@ everywhere (CLI, web, UCI, recorded games). ``parse_move`` reads UCI or SAN (``N
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
 import chess
 import numpy as np
 
-from ...core import DRAW, Game, GameInfo, IllegalMoveError, InvalidMoveError, Outcome
+from ...chess_family.rules import FamilyGame, Kernel
+from ...core import DRAW, GameInfo, IllegalMoveError, InvalidMoveError, Outcome
 from ...core.drawing import notebook_html
 from ...core.text import quote
 from . import board as kernel
@@ -132,28 +132,16 @@ def to_board(state: Position) -> chess.Board:
     return chess.Board(fen(state))
 
 
-@lru_cache(maxsize=16384)
-def _moves_and_check(state: Position) -> tuple[tuple[int, ...], bool]:
-    """The legal moves (generator order) and whether the side to move is in check."""
-    row = to_row(state)
-    out = np.empty(MAX_MOVES, dtype=np.int64)
-    count = kernel.generate(row, out, False, False)
-    return tuple(out[:count].tolist()), bool(kernel.in_check(row))
-
-
-def legal_moves_of(state: Position) -> tuple[int, ...]:
-    return _moves_and_check(state)[0]
-
-
-def is_check(state: Position) -> bool:
-    return _moves_and_check(state)[1]
+KERNEL = Kernel(to_row, lambda row, out: kernel.generate(row, out, False, False),
+                kernel.in_check, kernel.make_move, MAX_MOVES, POSITION_SIZE)
+legal_moves_of = KERNEL.legal_moves
+is_check = KERNEL.is_check
+_moves_and_check = KERNEL.moves_and_check
 
 
 def play_move(state: Position, move: int) -> Position:
     """The state after a legal move (unchecked)."""
-    row = to_row(state)
-    child = np.empty(POSITION_SIZE, dtype=np.int64)
-    kernel.make_move(row, child, move)
+    _, child = KERNEL.after(state, move)
     fullmove = state.fullmove + state.turn  # after black's move the number goes up
     history = () if child[kernel.HALFMOVE] == 0 else (*state.history, state.key)
     return from_row(child, fullmove, history)
@@ -168,37 +156,18 @@ def insufficient_material(state: Position) -> bool:
     return bool(kernel.insufficient_material(to_row(state)))
 
 
-class Chess(Game[Position, int]):
+class Chess(FamilyGame[Position]):
     """Chess from the usual start or from a FEN (``Chess(fen=...)``)."""
 
     info = GameInfo(name="chess", title="Chess", heuristic=True, move_ordering=True,
                     max_branching=218)
+    usual_start = START_FEN
+    kernel = KERNEL
+    read_fen = staticmethod(position_from_fen)
+    play_move = staticmethod(play_move)
     player_names = ("white", "black")
 
-    def __init__(self, fen: str | None = None) -> None:
-        self.start_fen = START_FEN if fen is None else " ".join(str(fen).split())
-        self._start = position_from_fen(self.start_fen)
-
     # -- the rules ------------------------------------------------------------------------------
-    def initial_state(self) -> Position:
-        return self._start
-
-    def to_move(self, state: Position) -> int:
-        return state.turn
-
-    def legal_moves(self, state: Position) -> list[int]:
-        """The legal moves; none once the game is drawn by rule (fifty moves, repetition,
-        insufficient material) though the pieces could still move."""
-        if self.outcome(state) is not None:
-            return []
-        return list(legal_moves_of(state))
-
-    def is_legal(self, state: Position, move: Any) -> bool:
-        return move in legal_moves_of(state) and self.outcome(state) is None
-
-    def play(self, state: Position, move: int) -> Position:
-        return play_move(state, move)
-
     def outcome(self, state: Position) -> Outcome | None:
         moves, check = _moves_and_check(state)
         if not moves:
@@ -313,9 +282,6 @@ class Chess(Game[Position, int]):
         return {"kind": "chess", "board": board, "files": "abcdefgh", "ranks": "87654321",
                 "turn": self.player_names[state.turn], "check": check, "moves": moves,
                 "fen": fen(state)}
-
-    def figures(self, state: Position) -> dict[str, Any]:
-        return {"fen": fen(state)}
 
     # -- for the generic searches ----------------------------------------------------------------
     def evaluate(self, state: Position) -> float:

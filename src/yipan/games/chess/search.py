@@ -21,8 +21,7 @@ cost more than it gained at larger ones). Above it, in order:
   below the root, in the main search and the quiescence search alike: a position they cover
   returns its exact value (a mate in d plies at ply p is ``MATE - p - d``, a draw 0), so
   mates are played out in the fewest moves (the tables ignore the fifty-move rule);
-- the transposition table (``ctx.table``, one 64-bit key and one 64-bit entry a slot,
-  replaced when deeper or from an older search); its move is tried first;
+- the transposition table (``yipan.chess_family.search``); its move is tried first;
 - a check extension (a side in check searches one ply deeper);
 - reverse futility (a static evaluation far above beta at low depth returns) and the null
   move (pass; if a search reduced by R = 3 + depth / 6 still fails high, so does this node);
@@ -32,25 +31,49 @@ cost more than it gained at larger ones). Above it, in order:
   principal variation search (a null window after the first move);
 - futility and late-move pruning of quiet moves at the last plies of non-PV nodes.
 
-Mates are ``MATE - ply`` (mate in ``ply`` plies from the root), stored in the table relative
-to the node. The driver (``engine.py``) converts them to yipan's ``WIN - ply``.
-
-The search stops when ``ctx.control[STOP]`` becomes 1: set here when the node budget is
-spent, or by another thread (the kernel runs without the GIL) for time and "stop now";
-every node reads it, so a stop takes effect at once. The result of a stopped search is
-garbage and the driver discards it.
+Mates are ``MATE - ply`` (mate in ``ply`` plies from the root); the driver
+(``chess_family.engine``) converts them to yipan's ``WIN - ply``. The pieces every family
+search shares (the control block, the table, picking moves, reductions, the principal
+variation) are ``yipan.chess_family.search``'s; the search stops when ``control[STOP]``
+becomes 1 (every node reads it) and the driver discards what a stopped search returns.
 
 It is the only recursive kernel and is called from Python only (see ``board.perft``).
 """
 
 from __future__ import annotations
 
-import math
-from collections import namedtuple
+from typing import Any
 
 import numpy as np
 from numba import njit
 
+from ...chess_family.scores import INFINITE, MATE, MATE_BOUND
+from ...chess_family.search import (
+    CAPTURE_KEY,
+    DELTA_MARGIN,
+    FIRST_GAME_SLOT,
+    HISTORY_LENGTH,
+    KILLER_KEY,
+    MAX_PLY,
+    NO_SCORE,
+    ROOT_MOVES_SEARCHED,
+    STOP,
+    TABLE_MOVE_KEY,
+    TB_HITS,
+    bound_of,
+    context_arrays,
+    enter,
+    futile,
+    late_reduction,
+    mated,
+    new_best,
+    pick,
+    probe,
+    reverse_futile,
+    reward_quiet,
+    search_memory,
+    store,
+)
 from ...native_struct import ArrayStruct, array_struct
 from .bits import lowest_square, popcount
 from .board import (
@@ -82,39 +105,16 @@ from .board import (
     rook_attacks,
 )
 from .evaluation import SEE_VALUE, evaluate
-from .retrograde import ILLEGAL, INFO_SIZE, MATERIAL_KEYS, MAX_PIECES, UNKNOWN, probe
+from .retrograde import ILLEGAL, INFO_SIZE, MATERIAL_KEYS, MAX_PIECES, UNKNOWN
+from .retrograde import probe as probe_tables
 
-MATE = 30_000
-MATE_BOUND = MATE - 1_000  # scores beyond are mates
-INFINITE = 32_000
-MAX_PLY = 120
-MAX_HISTORY = 1_024  # game positions remembered for repetitions (since the last pawn move)
+QUIET_CHECKS = FIRST_GAME_SLOT  # control: quiescence's first ply tries quiet checks (1) or not
 
-# control: counters and switches shared with the driver
-NODES, MAX_NODES, STOP, SELDEPTH, HISTORY_LENGTH, BEST_MOVE, BEST_SCORE, TT_HITS, \
-    GENERATION, ROOT_MOVES_SEARCHED, TB_HITS, QUIET_CHECKS = range(12)
-CONTROL_SIZE = 16
-
-# table entry bits: move 0-16, score + 32768 in 17-32, depth 33-39, bound 40-41, age 42-49
-EXACT, LOWER, UPPER = 1, 2, 3
-SCORE_SHIFT, DEPTH_SHIFT, BOUND_SHIFT, AGE_SHIFT = 17, 33, 40, 42
-
-# move ordering keys
-TABLE_MOVE_KEY = 1 << 30
-GOOD_CAPTURE_KEY = 1 << 28
-KILLER_KEY = 1 << 26
+GOOD_CAPTURE_KEY = CAPTURE_KEY
 BAD_CAPTURE_KEY = -(1 << 20)
-HISTORY_CAP = 1 << 20
 
-FUTILITY_MARGIN = 120  # a quiet move at depth d is pruned when eval + d * this <= alpha
-REVERSE_FUTILITY_MARGIN = 90
-DELTA_MARGIN = 200  # quiescence: a capture that cannot lift the score to alpha is skipped
-
-ContextArrays = namedtuple("ContextArrays", [
-    "stack", "moves", "keys_of_moves", "table_keys", "table_entries", "killers", "history",
-    "pv", "pv_length", "path_keys", "control", "scratch", "reductions",
-    "tb_values", "tb_lookup", "tb_info", "check_squares",
-])
+ContextArrays = context_arrays(__name__, "scratch", "tb_values", "tb_lookup", "tb_info",
+                               "check_squares")
 
 
 class Context(ArrayStruct):
@@ -123,38 +123,16 @@ class Context(ArrayStruct):
 
 @array_struct(Context, ContextArrays._fields)
 @njit(cache=True)
-def _context_struct(arrays: ContextArrays) -> Context:
+def _context_struct(arrays: Any) -> Context:
     return Context(*arrays)
 
 
-def _reduction_table() -> np.ndarray:
-    table = np.zeros((64, 64), dtype=np.int64)
-    for depth in range(1, 64):
-        for index in range(1, 64):
-            table[depth, index] = int(0.75 + math.log(depth) * math.log(index) / 2.25)
-    return table
-
-
 def new_context(table_megabytes: int) -> Context:
-    """Working memory for one engine: the table takes ``table_megabytes`` (16 bytes a slot,
-    a power of two slots), the rest about 1 MB."""
-    slots = 1 << 10
-    while slots * 2 * 16 <= table_megabytes * (1 << 20):
-        slots *= 2
+    """Working memory for one engine: the table takes ``table_megabytes``, the rest about
+    1 MB; no endgame tables until the engine packs them in."""
     return Context.of(ContextArrays(
-        stack=np.zeros((MAX_PLY + 2, POSITION_SIZE), dtype=np.int64),
-        moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
-        keys_of_moves=np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
-        table_keys=np.zeros(slots, dtype=np.int64),
-        table_entries=np.zeros(slots, dtype=np.int64),
-        killers=np.zeros((MAX_PLY + 2, 2), dtype=np.int64),
-        history=np.zeros((2, 64, 64), dtype=np.int64),
-        pv=np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int64),
-        pv_length=np.zeros(MAX_PLY + 2, dtype=np.int64),
-        path_keys=np.zeros(MAX_HISTORY + MAX_PLY + 2, dtype=np.int64),
-        control=np.zeros(CONTROL_SIZE, dtype=np.int64),
+        **search_memory(table_megabytes, POSITION_SIZE, MAX_MOVES, 64),
         scratch=np.zeros(64, dtype=np.int64),
-        reductions=_reduction_table(),
         tb_values=np.zeros(1, dtype=np.int16),
         tb_lookup=np.full(MATERIAL_KEYS, -1, dtype=np.int64),
         tb_info=np.zeros((0, INFO_SIZE), dtype=np.int64),
@@ -219,47 +197,11 @@ def see(position: np.ndarray, move: int, gains: np.ndarray) -> int:
     return gains[0]
 
 
-# -- the transposition table -----------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _to_table(score: int, ply: int) -> int:
-    if score > MATE_BOUND:
-        return score + ply
-    if score < -MATE_BOUND:
-        return score - ply
-    return score
-
-
-@njit(cache=True, inline="always")
-def _from_table(score: int, ply: int) -> int:
-    if score > MATE_BOUND:
-        return score - ply
-    if score < -MATE_BOUND:
-        return score + ply
-    return score
-
-
-@njit(cache=True)
-def store(ctx: Context, key: int, move: int, score: int, depth: int, bound: int,
-          ply: int) -> None:
-    slot = key & (ctx.table_keys.shape[0] - 1)
-    entry = ctx.table_entries[slot]
-    age = ctx.control[GENERATION] & 255
-    if ctx.table_keys[slot] == key:
-        if move == 0:
-            move = entry & 0x1FFFF  # keep the move a shallower search found
-    elif entry != 0 and ((entry >> AGE_SHIFT) & 255) == age \
-            and ((entry >> DEPTH_SHIFT) & 127) > depth + 2:
-        return  # a deeper entry of this search stays
-    ctx.table_keys[slot] = key
-    ctx.table_entries[slot] = (move | ((_to_table(score, ply) + 32768) << SCORE_SHIFT)
-                               | (max(depth, 0) << DEPTH_SHIFT) | (bound << BOUND_SHIFT)
-                               | (age << AGE_SHIFT))
-
-
 # -- move ordering ---------------------------------------------------------------------------------
 @njit(cache=True)
 def _order(ctx: Context, ply: int, count: int, table_move: int, quiescence: bool) -> None:
-    """Give each generated move its ordering key (higher first)."""
+    """Give each generated move its ordering key (higher first): the table's move, captures
+    and queen promotions by SEE then MVV-LVA, killers, history."""
     position = ctx.stack[ply]
     moves = ctx.moves[ply]
     keys = ctx.keys_of_moves[ply]
@@ -288,21 +230,6 @@ def _order(ctx: Context, ply: int, count: int, table_move: int, quiescence: bool
             keys[index] = KILLER_KEY
         else:
             keys[index] = ctx.history[side, move & 63, target]
-
-
-@njit(cache=True, inline="always")
-def _pick(ctx: Context, ply: int, start: int, count: int) -> int:
-    """Bring the best remaining move to ``start`` (selection sort, one step) and return it."""
-    moves = ctx.moves[ply]
-    keys = ctx.keys_of_moves[ply]
-    best = start
-    for index in range(start + 1, count):
-        if keys[index] > keys[best]:
-            best = index
-    if best != start:
-        moves[start], moves[best] = moves[best], moves[start]
-        keys[start], keys[best] = keys[best], keys[start]
-    return moves[start]
 
 
 @njit(cache=True, inline="always")
@@ -344,6 +271,16 @@ def _check_squares(position: np.ndarray, out: np.ndarray) -> None:
     out[KING] = 0
 
 
+@njit(cache=True, inline="always")
+def _table_score(value: int, ply: int) -> int:
+    """An endgame table's value at ``ply`` as a search score (exact: the table knows)."""
+    if value > 0:  # mate in value plies from here
+        return MATE - ply - value
+    if value < 0:  # mated in -value - 1 plies
+        return -MATE + ply - value - 1
+    return 0
+
+
 # -- the search ------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
@@ -357,59 +294,36 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     control = ctx.control
     YES = np.int64(1)  # noqa: N806 - typed flags for the recursive calls (docstring)
     NO = np.int64(0)  # noqa: N806
-    ctx.pv_length[ply] = ply
-    if control[STOP]:
+    if not enter(ctx, ply):
         return 0
-    control[NODES] += 1
-    if control[NODES] >= control[MAX_NODES]:
-        control[STOP] = 1
-        return 0
-    if ply > control[SELDEPTH]:
-        control[SELDEPTH] = ply
     position = ctx.stack[ply]
     ctx.path_keys[control[HISTORY_LENGTH] + ply] = position[KEY]
     pv_node = beta - alpha > 1
     quiescence = depth <= 0
-    checkers = checkers_of(position)
-    in_check = checkers != 0
+    in_check = checkers_of(position) != 0
 
     if ply > 0:
         if (position[HALFMOVE] >= 100 and not in_check) or _is_repetition(ctx, ply) \
                 or insufficient_material(position):
             return 0
-        alpha = max(alpha, -MATE + ply)
+        alpha = max(alpha, -MATE + ply)  # mate-distance pruning
         beta = min(beta, MATE - ply - 1)
         if alpha >= beta:
             return alpha
         if ctx.tb_info.shape[0] > 0 and popcount(position[WHITE] | position[BLACK]) <= MAX_PIECES:
-            value = probe(position, ctx.tb_values, ctx.tb_lookup, ctx.tb_info)
+            value = probe_tables(position, ctx.tb_values, ctx.tb_lookup, ctx.tb_info)
             if value != UNKNOWN and value != ILLEGAL:
                 control[TB_HITS] += 1
-                if value > 0:  # mate in value plies from here
-                    return MATE - ply - value
-                if value < 0:  # mated in -value - 1 plies
-                    return -MATE + ply - value - 1
-                return 0
+                return _table_score(value, ply)
     if ply >= MAX_PLY:
         return evaluate(position, ctx.scratch)
     if in_check and not quiescence:
         depth += 1  # check extension
 
-    # the transposition table
     key = position[KEY]
-    slot = key & (ctx.table_keys.shape[0] - 1)
-    table_move = 0
-    if ctx.table_keys[slot] == key:
-        entry = ctx.table_entries[slot]
-        table_move = entry & 0x1FFFF
-        entry_depth = (entry >> DEPTH_SHIFT) & 127
-        bound = (entry >> BOUND_SHIFT) & 3
-        score = _from_table(((entry >> SCORE_SHIFT) & 0xFFFF) - 32768, ply)
-        control[TT_HITS] += 1
-        usable = not pv_node and ply > 0 and entry_depth >= max(depth, 0)
-        if usable and (bound == EXACT or (bound == LOWER and score >= beta)
-                       or (bound == UPPER and score <= alpha)):
-            return score
+    table_move, settled = probe(ctx, key, ply, depth, alpha, beta, pv_node)
+    if settled != NO_SCORE:
+        return settled
 
     child = ctx.stack[ply + 1]
     best = -INFINITE
@@ -419,20 +333,16 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     if quiescence:
         if not in_check:
             if static >= beta:
-                return static
-            if static > alpha:
-                alpha = static
+                return static  # stand pat
+            alpha = max(alpha, static)
             best = static
     elif not in_check and not pv_node and ply > 0:
-        # reverse futility: far above beta with few plies left
-        if depth <= 6 and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
-                and abs(beta) < MATE_BOUND:
+        if reverse_futile(depth, static, beta):
             return static
         # null move: pass, and see whether the opponent still cannot reach beta
         if null_allowed and depth >= 3 and static >= beta and _non_pawn_material(position):
-            reduction = 3 + depth // 6
             make_null_move(position, child)
-            score = -search(ctx, ply + 1, depth - 1 - reduction, -beta, -beta + 1, NO)
+            score = -search(ctx, ply + 1, depth - 4 - depth // 6, -beta, -beta + 1, NO)
             if control[STOP]:
                 return 0
             if score >= beta:
@@ -451,7 +361,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     side = position[SIDE]
     enemy = position[WHITE + 1 - side]
     for index in range(count):
-        move = _pick(ctx, ply, index, count)
+        move = pick(ctx, ply, index, count)
         target = (move >> 6) & 63
         capture = (enemy & SQUARE_BIT[target]) != 0 or (move >> 15) & 3 == EN_PASSANT
         quiet = not capture and (move >> 12) & 7 == 0
@@ -469,12 +379,10 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
                     continue  # delta pruning: even winning the piece is not enough
         make_move(position, child, move)
         gives_check = checkers_of(child) != 0
-        if not quiescence and not pv_node and not in_check and quiet and not gives_check \
-                and searched > 0 and abs(alpha) < MATE_BOUND:
-            if depth <= 3 and static + FUTILITY_MARGIN * depth <= alpha:
-                continue  # futility: a quiet move cannot lift the score to alpha
-            if depth <= 3 and searched >= 4 + 4 * depth * depth:
-                continue  # late move pruning
+        ordinary = quiet and not gives_check and not in_check
+        if ordinary and not quiescence and not pv_node and searched > 0 \
+                and futile(depth, static, alpha, searched):
+            continue
         searched += 1
         if quiescence:
             score = -search(ctx, ply + 1, np.int64(-1), -beta, -alpha, YES)
@@ -482,13 +390,8 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
             score = -search(ctx, ply + 1, depth - 1, -beta, -alpha, YES)
         else:
             reduction = 0
-            if depth >= 3 and quiet and not in_check and not gives_check and searched > 3:
-                reduction = ctx.reductions[min(depth, 63), min(searched, 63)]
-                if pv_node:
-                    reduction -= 1
-                if move == ctx.killers[ply, 0] or move == ctx.killers[ply, 1]:
-                    reduction -= 1
-                reduction = max(0, min(reduction, depth - 2))
+            if ordinary and depth >= 3 and searched > 3:
+                reduction = late_reduction(ctx, ply, depth, searched, move, pv_node)
             score = -search(ctx, ply + 1, depth - 1 - reduction, -alpha - 1, -alpha, YES)
             if score > alpha and reduction > 0:
                 score = -search(ctx, ply + 1, depth - 1, -alpha - 1, -alpha, YES)
@@ -503,32 +406,20 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
             if score > alpha:
                 alpha = score
                 best_move = move
-                pv = ctx.pv
-                pv[ply, ply] = move
-                length = ctx.pv_length[ply + 1]
-                for later in range(ply + 1, length):
-                    pv[ply, later] = pv[ply + 1, later]
-                ctx.pv_length[ply] = max(length, ply + 1)
-                if ply == 0:
-                    control[BEST_MOVE] = move
-                    control[BEST_SCORE] = score
+                new_best(ctx, ply, move, score)
                 if score >= beta:
                     if quiet and not quiescence:
-                        if ctx.killers[ply, 0] != move:
-                            ctx.killers[ply, 1] = ctx.killers[ply, 0]
-                            ctx.killers[ply, 0] = move
-                        bonus = ctx.history[side, move & 63, target] + depth * depth
-                        ctx.history[side, move & 63, target] = min(bonus, HISTORY_CAP)
+                        reward_quiet(ctx, ply, side, move & 63, target, move, depth)
                     break
 
     if searched == 0:
         if quiescence and not in_check:
             return best  # stand pat: no capture worth trying
         if count == 0:
-            return -MATE + ply if in_check else 0
+            return mated(ply) if in_check else 0  # stalemate draws
         return best if best > -INFINITE else alpha  # every move pruned
-    bound = LOWER if best >= beta else EXACT if best > original_alpha else UPPER
-    store(ctx, key, best_move, best, depth if not quiescence else 0, bound, ply)
+    store(ctx, key, best_move, best, depth if not quiescence else 0,
+          bound_of(best, original_alpha, beta), ply)
     return best
 
 
@@ -536,4 +427,3 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
 def static_exchange(position: np.ndarray, move: int) -> int:
     """``see`` for one move (tests and the Python side)."""
     return see(position, move, np.zeros(32, dtype=np.int64))
-

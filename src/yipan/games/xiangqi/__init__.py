@@ -23,10 +23,13 @@ forbidden cycles); the search does not see perpetual chase, only the rules do.
 
 from pathlib import Path
 
+from ...chess_family import KERNEL_FILES as FAMILY_KERNELS
 from ...native import drop_stale_cache
 
 KERNEL_MODULES = ("board.py", "evaluation.py", "search.py")
-drop_stale_cache(Path(__file__).parent, KERNEL_MODULES)  # before any kernel module is imported
+# before any kernel module is imported; the family's kernels are compiled into ours, so a
+# change to them makes ours stale too
+drop_stale_cache(Path(__file__).parent, (*KERNEL_MODULES, *FAMILY_KERNELS))
 
 from .rules import Position, Xiangqi  # noqa: E402 - after the cache guard
 

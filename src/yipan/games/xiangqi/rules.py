@@ -26,14 +26,13 @@ position; ``parse_move`` reads ICCS, Chinese (炮二平五) and WXF (``C2=5``);
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from ...chess_family.rules import FamilyGame, Kernel
 from ...core import (
     DRAW,
-    Game,
     GameInfo,
     GameOptionError,
     IllegalMoveError,
@@ -127,28 +126,16 @@ def fen(state: Position) -> str:
     return write_fen(state.squares, state.turn, state.quiet, state.fullmove)
 
 
-@lru_cache(maxsize=16384)
-def _moves_and_check(state: Position) -> tuple[tuple[int, ...], bool]:
-    """The legal moves (generator order) and whether the side to move is in check."""
-    row = to_row(state)
-    out = np.empty(MAX_MOVES, dtype=np.int64)
-    count = kernel.generate(row, out, False)
-    return tuple(out[:count].tolist()), bool(kernel.in_check(row))
-
-
-def legal_moves_of(state: Position) -> tuple[int, ...]:
-    return _moves_and_check(state)[0]
-
-
-def is_check(state: Position) -> bool:
-    return _moves_and_check(state)[1]
+KERNEL = Kernel(to_row, lambda row, out: kernel.generate(row, out, False), kernel.in_check,
+                kernel.make_move, MAX_MOVES, POSITION_SIZE)
+legal_moves_of = KERNEL.legal_moves
+is_check = KERNEL.is_check
+_moves_and_check = KERNEL.moves_and_check
 
 
 def play_move(state: Position, move: int) -> Position:
     """The state after a legal move (unchecked)."""
-    row = to_row(state)
-    child = np.empty(POSITION_SIZE, dtype=np.int64)
-    kernel.make_move(row, child, move)
+    row, child = KERNEL.after(state, move)
     squares = bytearray(state.squares)
     origin, target = move & 127, (move >> 7) & 127
     squares[target] = squares[origin]
@@ -236,36 +223,18 @@ def repetition_verdict(state: Position) -> Outcome | None:
     return verdict(checks) or verdict(forcing) or DRAW
 
 
-class Xiangqi(Game[Position, int]):
+class Xiangqi(FamilyGame[Position]):
     """Chinese chess from the usual start or from a FEN (``Xiangqi(fen=...)``)."""
 
     info = GameInfo(name="xiangqi", title="Chinese chess (xiangqi)", heuristic=True,
                     move_ordering=True, max_branching=MAX_MOVES)
+    usual_start = START_FEN
+    kernel = KERNEL
+    read_fen = staticmethod(position_from_fen)
+    play_move = staticmethod(play_move)
     player_names = ("red", "black")
 
-    def __init__(self, fen: str | None = None) -> None:
-        self.start_fen = START_FEN if fen is None else " ".join(str(fen).split())
-        self._start = position_from_fen(self.start_fen)
-
     # -- the rules ------------------------------------------------------------------------------
-    def initial_state(self) -> Position:
-        return self._start
-
-    def to_move(self, state: Position) -> int:
-        return state.turn
-
-    def legal_moves(self, state: Position) -> list[int]:
-        """The legal moves; none once the game is over by rule (repetition, sixty moves)."""
-        if self.outcome(state) is not None:
-            return []
-        return list(legal_moves_of(state))
-
-    def is_legal(self, state: Position, move: Any) -> bool:
-        return move in legal_moves_of(state) and self.outcome(state) is None
-
-    def play(self, state: Position, move: int) -> Position:
-        return play_move(state, move)
-
     def outcome(self, state: Position) -> Outcome | None:
         if not legal_moves_of(state):
             return Outcome(1 - state.turn)
@@ -395,9 +364,6 @@ class Xiangqi(Game[Position, int]):
         return {"kind": "xiangqi", "board": board, "files": "abcdefghi",
                 "ranks": "9876543210", "turn": self.player_names[state.turn], "check": check,
                 "moves": moves, "fen": fen(state)}
-
-    def figures(self, state: Position) -> dict[str, Any]:
-        return {"fen": fen(state)}
 
     # -- for the generic searches ----------------------------------------------------------------
     def evaluate(self, state: Position) -> float:
