@@ -92,7 +92,9 @@ class Watcher:
 
     def _watch(self) -> None:
         while not self.done.wait(WATCH_INTERVAL):
-            if self.armed and (self.deadline is not None and time.perf_counter() >= self.deadline) \
+            if not self.armed:
+                continue
+            if (self.deadline is not None and time.perf_counter() >= self.deadline) \
                     or (self.stop is not None and self.stop()):
                 self.control[STOP] = 1
                 return
