@@ -142,3 +142,87 @@ def cpus() -> int:
 def compile_workers() -> int:
     """Processes to prepare engines on at once: one a CPU, at most ``MAX_WORKERS``."""
     return min(cpus(), MAX_WORKERS)
+
+
+class Readiness:
+    """Which games' engines are ready, while the rest are prepared in the background (``yipan
+    serve`` listens at once and a game becomes playable when its engine is ready).
+
+    ``start`` prepares every game's hooks (once per set of hooks) on ``workers`` spawned
+    processes, in a thread of its own; each compiled kernel lands in numba's cache, where the
+    processes that search load it. A game whose hooks prepare nothing is ready at once. A
+    game whose preparation failed counts as ready: its engine then prepares where it runs,
+    before any clock starts."""
+
+    def __init__(self, names: Iterable[str] | None = None) -> None:
+        self.names = list(names if names is not None else list_games())
+        self._lock = threading.Lock()
+        self._events = {name: threading.Event() for name in self.names}
+        self._groups: dict[str, list[str]] = {}  # the game prepared -> every game it readies
+        leaders: dict[int, str] = {}
+        for name in self.names:
+            hooks = game_spec(name).load_hooks()
+            if hooks.prepare is None:
+                self._events[name].set()
+            else:
+                leader = leaders.setdefault(id(hooks), name)
+                self._groups.setdefault(leader, []).append(name)
+        self.started = time.monotonic()
+        self.finished: float | None = None if self._groups else self.started
+
+    @classmethod
+    def all_ready(cls, names: Iterable[str] | None = None) -> Readiness:
+        """Every game ready (the engines were prepared some other way)."""
+        readiness = cls(names)
+        readiness._groups = {}
+        for event in readiness._events.values():
+            event.set()
+        readiness.finished = readiness.started
+        return readiness
+
+    def start(self, workers: int = 1) -> threading.Thread:
+        """Prepare every game in the background; returns the thread doing it."""
+        thread = threading.Thread(target=self._prepare, args=(max(workers, 1),),
+                                  name="yipan-prepare", daemon=True)
+        thread.start()
+        return thread
+
+    def _prepare(self, workers: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        leaders = list(self._groups)
+        try:
+            with ProcessPoolExecutor(max_workers=min(workers, len(leaders)), mp_context=context,
+                                     initializer=load_game_modules) as pool:
+                futures = {pool.submit(_prepare_group, self._groups[leader]): leader
+                           for leader in leaders}
+                for future in as_completed(futures):
+                    self._set_ready(futures[future])
+        finally:  # whatever went wrong, no game waits for ever: it prepares where it runs
+            for leader in leaders:
+                self._set_ready(leader)
+            self.finished = time.monotonic()
+
+    def _set_ready(self, leader: str) -> None:
+        for name in self._groups.get(leader, [leader]):
+            self._events[name].set()
+
+    def is_ready(self, name: str) -> bool:
+        event = self._events.get(name)
+        return event is None or event.is_set()
+
+    def wait(self, name: str, timeout: float | None = None) -> bool:
+        """Block until ``name`` is ready (or ``timeout`` seconds pass); whether it is."""
+        event = self._events.get(name)
+        return event is None or event.wait(timeout)
+
+    def report(self) -> dict[str, object]:
+        """The JSON of ``GET /api/ready``: each game's readiness, and whether all are."""
+        games = {name: self.is_ready(name) for name in self.names}
+        return {"ready": all(games.values()), "games": games,
+                "ready_count": sum(games.values()), "count": len(games)}
+
+
+def _prepare_group(names: list[str]) -> float:
+    """Prepare a set of games that share hooks: the first with its default options (the
+    hooks' ``prepare`` readies every game that shares them)."""
+    return _prepare_one(names[0], False)
