@@ -156,7 +156,6 @@ class Readiness:
 
     def __init__(self, names: Iterable[str] | None = None) -> None:
         self.names = list(names if names is not None else list_games())
-        self._lock = threading.Lock()
         self._events = {name: threading.Event() for name in self.names}
         self._groups: dict[str, list[str]] = {}  # the game prepared -> every game it readies
         leaders: dict[int, str] = {}
@@ -196,15 +195,18 @@ class Readiness:
                 futures = {pool.submit(_prepare_group, self._groups[leader]): leader
                            for leader in leaders}
                 for future in as_completed(futures):
-                    self._set_ready(futures[future])
+                    self.set_ready(futures[future])
         finally:  # whatever went wrong, no game waits for ever: it prepares where it runs
             for leader in leaders:
-                self._set_ready(leader)
+                self.set_ready(leader)
             self.finished = time.monotonic()
 
-    def _set_ready(self, leader: str) -> None:
-        for name in self._groups.get(leader, [leader]):
-            self._events[name].set()
+    def set_ready(self, name: str) -> None:
+        """Mark the game ready, and every game that shares its hooks."""
+        group = next((names for names in self._groups.values() if name in names), [name])
+        for each in group:
+            if each in self._events:
+                self._events[each].set()
 
     def is_ready(self, name: str) -> bool:
         event = self._events.get(name)
