@@ -154,30 +154,28 @@ class Readiness:
     game whose preparation failed counts as ready: its engine then prepares where it runs,
     before any clock starts."""
 
-    def __init__(self, names: Iterable[str] | None = None) -> None:
+    def __init__(self, names: Iterable[str] | None = None, *, prepared: bool = False) -> None:
         self.names = list(names if names is not None else list_games())
         self._events = {name: threading.Event() for name in self.names}
         self._groups: dict[str, list[str]] = {}  # the game prepared -> every game it readies
         leaders: dict[int, str] = {}
-        for name in self.names:
+        for name in self.names if not prepared else ():
             hooks = game_spec(name).load_hooks()
             if hooks.prepare is None:
                 self._events[name].set()
             else:
                 leader = leaders.setdefault(id(hooks), name)
                 self._groups.setdefault(leader, []).append(name)
+        if prepared:
+            for event in self._events.values():
+                event.set()
         self.started = time.monotonic()
         self.finished: float | None = None if self._groups else self.started
 
     @classmethod
     def all_ready(cls, names: Iterable[str] | None = None) -> Readiness:
         """Every game ready (the engines were prepared some other way)."""
-        readiness = cls(names)
-        readiness._groups = {}
-        for event in readiness._events.values():
-            event.set()
-        readiness.finished = readiness.started
-        return readiness
+        return cls(names, prepared=True)
 
     def start(self, workers: int = 1) -> threading.Thread:
         """Prepare every game in the background; returns the thread doing it."""
