@@ -51,8 +51,9 @@ def dealt(name: str, options: dict[str, Any] | None = None) -> list[str]:
 
 
 # -- a cold server --------------------------------------------------------------------------------
-def call(url: str, body: dict | None = None, timeout: float = 600) -> tuple[int, dict, dict]:
-    """(status, JSON body, headers) of a GET (or a POST of ``body``)."""
+def call(url: str, body: dict | None = None, timeout: float = 600) -> tuple[int, dict, Any]:
+    """(status, JSON body, headers: read case-insensitively) of a GET (or a POST of
+    ``body``)."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
     try:
@@ -60,9 +61,9 @@ def call(url: str, body: dict | None = None, timeout: float = 600) -> tuple[int,
             text = response.read().decode()
             kind = response.headers.get("content-type", "")
             return response.status, json.loads(text) if "json" in kind else {"text": text}, \
-                dict(response.headers)
+                response.headers
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read().decode() or "{}"), dict(error.headers)
+        return error.code, json.loads(error.read().decode() or "{}"), error.headers
 
 
 def as_the_page_does(url: str, body: dict) -> tuple[int, dict]:
@@ -70,9 +71,9 @@ def as_the_page_does(url: str, body: dict) -> tuple[int, dict]:
     still being prepared), as the page does."""
     while True:
         status, answer, headers = call(url, body)
-        if status != 503 or "Retry-After" not in headers:
+        if status != 503 or headers.get("Retry-After") is None:
             return status, answer
-        time.sleep(float(headers["Retry-After"]))
+        time.sleep(float(headers.get("Retry-After")))
 
 
 @pytest.fixture

@@ -59,9 +59,11 @@ def run(args: argparse.Namespace) -> int:
                               "pip install 'yipan[web]'")
     import uvicorn
 
+    from ..plugins import load_game_modules
     from ..prepare import Readiness, compile_workers
     from ..web import create_app
 
+    load_game_modules()  # the games of other packages are prepared too
     readiness = Readiness()
     preparing = readiness.start(compile_workers())
     app = create_app(max_running=args.searches, readiness=readiness)

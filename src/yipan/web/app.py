@@ -129,6 +129,7 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
         # the workers' server process loads every engine once all are in numba's cache
         while readiness.finished is None:
             await asyncio.sleep(READY_POLL)
+        os.environ.pop(PREPARE_ENVIRONMENT, None)  # (unless a search started it already)
         await runner.warm_up()
 
     async def until_ready(name: str) -> None:
