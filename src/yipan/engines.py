@@ -547,10 +547,11 @@ def _player_thoughts(asked: Asked) -> Iterator[Analysis]:
     elif hooks.make_thinker is not None:
         thinker = hooks.make_thinker(game, level, rng, time)
         for choice in thinker.think(game, state, limit or Limit()):
-            yield _choice_analysis(choice, thinker.name)
+            yield _appraised(_choice_analysis(choice, thinker.name), thinker, game, state)
     elif hooks.make_ai is not None:  # a player that cannot think aloud: its answer alone
         player = make_ai(game, level, rng, time)
-        yield _choice_analysis(player.choose(game, state), player.name)
+        yield _appraised(_choice_analysis(player.choose(game, state), player.name), player,
+                         game, state)
     else:
         searcher = SearchPlayer(level, rng, time)
         for choice in searcher.think(game, state, limit or Limit()):
@@ -559,6 +560,17 @@ def _player_thoughts(asked: Asked) -> Iterator[Analysis]:
 
 def _serves_player(game: Game) -> bool:
     return hooks_of(game).make_ai is not None or is_two_player_search_game(game)
+
+
+def _appraised(analysis: Analysis, player: object, game: Game, state: Any) -> Analysis:
+    """A choice with no value behind it (no search: theory, an equilibrium), valued by the
+    player's own ``appraise(game, state, move)`` where it has one (the heap games' theory
+    knows who wins, the card games' equilibrium the expected payoff)."""
+    appraise = getattr(player, "appraise", None)
+    if appraise is None or analysis.value is not None or analysis.outcome is not None:
+        return analysis
+    appraisal: Analysis = appraise(game, state, analysis.move)
+    return appraisal
 
 
 def _choice_analysis(choice: Choice, name: str) -> Analysis:

@@ -142,3 +142,87 @@ def cpus() -> int:
 def compile_workers() -> int:
     """Processes to prepare engines on at once: one a CPU, at most ``MAX_WORKERS``."""
     return min(cpus(), MAX_WORKERS)
+
+
+class Readiness:
+    """Which games' engines are ready, while the rest are prepared in the background (``yipan
+    serve`` listens at once and a game becomes playable when its engine is ready).
+
+    ``start`` prepares every game's hooks (once per set of hooks) on ``workers`` spawned
+    processes, in a thread of its own; each compiled kernel lands in numba's cache, where the
+    processes that search load it. A game whose hooks prepare nothing is ready at once. A
+    game whose preparation failed counts as ready: its engine then prepares where it runs,
+    before any clock starts."""
+
+    def __init__(self, names: Iterable[str] | None = None, *, prepared: bool = False) -> None:
+        self.names = list(names if names is not None else list_games())
+        self._events = {name: threading.Event() for name in self.names}
+        self._groups: dict[str, list[str]] = {}  # the game prepared -> every game it readies
+        leaders: dict[int, str] = {}
+        for name in self.names if not prepared else ():
+            hooks = game_spec(name).load_hooks()
+            if hooks.prepare is None:
+                self._events[name].set()
+            else:
+                leader = leaders.setdefault(id(hooks), name)
+                self._groups.setdefault(leader, []).append(name)
+        if prepared:
+            for event in self._events.values():
+                event.set()
+        self.started = time.monotonic()
+        self.finished: float | None = None if self._groups else self.started
+
+    @classmethod
+    def all_ready(cls, names: Iterable[str] | None = None) -> Readiness:
+        """Every game ready (the engines were prepared some other way)."""
+        return cls(names, prepared=True)
+
+    def start(self, workers: int = 1) -> threading.Thread:
+        """Prepare every game in the background; returns the thread doing it."""
+        thread = threading.Thread(target=self._prepare, args=(max(workers, 1),),
+                                  name="yipan-prepare", daemon=True)
+        thread.start()
+        return thread
+
+    def _prepare(self, workers: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        leaders = list(self._groups)
+        try:
+            with ProcessPoolExecutor(max_workers=min(workers, len(leaders)), mp_context=context,
+                                     initializer=load_game_modules) as pool:
+                futures = {pool.submit(_prepare_group, self._groups[leader]): leader
+                           for leader in leaders}
+                for future in as_completed(futures):
+                    self.set_ready(futures[future])
+        finally:  # whatever went wrong, no game waits for ever: it prepares where it runs
+            for leader in leaders:
+                self.set_ready(leader)
+            self.finished = time.monotonic()
+
+    def set_ready(self, name: str) -> None:
+        """Mark the game ready, and every game that shares its hooks."""
+        group = next((names for names in self._groups.values() if name in names), [name])
+        for each in group:
+            if each in self._events:
+                self._events[each].set()
+
+    def is_ready(self, name: str) -> bool:
+        event = self._events.get(name)
+        return event is None or event.is_set()
+
+    def wait(self, name: str, timeout: float | None = None) -> bool:
+        """Block until ``name`` is ready (or ``timeout`` seconds pass); whether it is."""
+        event = self._events.get(name)
+        return event is None or event.wait(timeout)
+
+    def report(self) -> dict[str, object]:
+        """The JSON of ``GET /api/ready``: each game's readiness, and whether all are."""
+        games = {name: self.is_ready(name) for name in self.names}
+        return {"ready": all(games.values()), "games": games,
+                "ready_count": sum(games.values()), "count": len(games)}
+
+
+def _prepare_group(names: list[str]) -> float:
+    """Prepare a set of games that share hooks: the first with its default options (the
+    hooks' ``prepare`` readies every game that shares them)."""
+    return _prepare_one(names[0], False)

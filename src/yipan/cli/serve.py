@@ -8,9 +8,13 @@ import socket
 import threading
 import time
 import webbrowser
+from typing import TYPE_CHECKING
 
 from ..core.text import quote
 from .common import UsageError, count
+
+if TYPE_CHECKING:
+    from ..prepare import Readiness
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,18 +59,26 @@ def run(args: argparse.Namespace) -> int:
                               "pip install 'yipan[web]'")
     import uvicorn
 
-    from ..prepare import compile_workers, prepare_engines
+    from ..plugins import load_game_modules
+    from ..prepare import Readiness, compile_workers
     from ..web import create_app
 
-    print("yipan: preparing the engines (the first run on a machine compiles their kernels, "
-          "up to a few minutes; later runs take seconds)...", end="", flush=True)
-    started = time.perf_counter()
-    prepare_engines(workers=compile_workers())
-    print(f" ready in {time.perf_counter() - started:.1f} s", flush=True)
-    app = create_app(max_running=args.searches)
+    load_game_modules()  # the games of other packages are prepared too
+    readiness = Readiness()
+    preparing = readiness.start(compile_workers())
+    app = create_app(max_running=args.searches, readiness=readiness)
     url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
-    print(f"yipan: serving on {url} (Ctrl-C to stop)")
+    print(f"yipan: serving on {url} (Ctrl-C to stop); preparing the engines meanwhile (the "
+          "first run on a machine compiles them, up to a few minutes; each game is playable "
+          "as soon as its engine is ready)", flush=True)
+    threading.Thread(target=_say_when_ready, args=(readiness, preparing), daemon=True).start()
     if args.open:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def _say_when_ready(readiness: Readiness, preparing: threading.Thread) -> None:
+    preparing.join()
+    seconds = (readiness.finished or time.monotonic()) - readiness.started
+    print(f"yipan: every engine ready in {seconds:.1f} s", flush=True)

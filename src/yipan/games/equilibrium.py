@@ -20,6 +20,7 @@ import os
 import random
 import threading
 from collections.abc import Hashable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,12 @@ class EquilibriumPlayer:
     def choose(self, game: Game, state: Any) -> Choice:
         return Choice(self.strategy.sample(game, state, self.rng))
 
+    def appraise(self, game: Game, state: Any, move: Hashable) -> Analysis:
+        """The move chosen, with the equilibrium's expected value of the position (in chips,
+        for the side to move) and of each move: what a front end shows as the AI's value."""
+        known = analyze(game, state, AnalysisRequest())
+        return replace(known, move=move, pv=(move,), engine=self.name)
+
 
 def make_ai(game: Game, level: str, rng: random.Random, time: float | None) -> EquilibriumPlayer:
     """The game's AI at ``level`` (the module docstring); ``time`` is not needed."""
@@ -188,14 +195,25 @@ def solve_with(game: Game, state: Any, algorithm: str, iterations: int | None,
 
 
 def prepare(game: object = None) -> None:
-    """Compile the CFR kernels (on Kuhn poker's small tree) and solve Kuhn and Leduc."""
+    """Everything a first move needs, for every game these hooks serve (the one prepared
+    stands for all): the CFR kernels, and Kuhn's, Leduc's and Liar's Dice's strategies (and
+    ``game``'s, at its options) solved at the perfect and medium levels, or loaded from disk
+    where a solve was kept there."""
     from .kuhn import KuhnPoker
     from .leduc import LeducHoldem
+    from .liarsdice import LiarsDice
 
-    for game in (KuhnPoker(), LeducHoldem()):
-        strategy = strategy_for(game, "perfect")
-        cfr.exploitability(tree_of(game), strategy)
-        information_values(game, strategy, tree_of(game).infosets[0].key)
+    games: list[Any] = [KuhnPoker(), LeducHoldem(), LiarsDice()]
+    if isinstance(game, (KuhnPoker, LeducHoldem, LiarsDice)) \
+            and game_key(game) not in {game_key(each) for each in games}:
+        games.append(game)
+    for each in games:
+        strategy = strategy_for(each, "perfect")
+        strategy_for(each, "medium")
+        tree = tree_of(each)
+        if len(tree.infosets) < CACHED_ON_DISK:
+            cfr.exploitability(tree, strategy)
+        information_values(each, strategy, tree.infosets[0].key)
 
 
 HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, prepare=prepare, options=(

@@ -4,6 +4,8 @@ Stateless per request: every call carries the game, its options and the moves so
 game's own notation), so a position is a URL and any number of tabs can play at once.
 
     GET  /api/games                      the games, their rules, options and engines
+    GET  /api/ready                      which games' engines are ready (the rest are being
+                                         prepared: the first run on a machine compiles them)
     POST /api/games/{name}/state         {moves, options} -> board, side to move, legal moves
     POST /api/games/{name}/analyze       {moves, options, engine, limit, analysis} -> result
     POST /api/games/{name}/stream        the same, as server-sent events: start, one per
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import secrets
 from collections.abc import AsyncIterator
@@ -52,6 +55,7 @@ from ..core import (
 from ..core.version import VERSION
 from ..engines import all_engines
 from ..plugins import load_game_modules
+from ..prepare import Readiness
 from .engines import (
     SearchJob,
     UnknownEngineError,
@@ -73,8 +77,13 @@ from .positions import (
 from .schemas import AnalyzeRequest, StateRequest
 from .workers import SearchFailed, SearchRunner, ServerBusy
 
+PREPARE_ENVIRONMENT = "YIPAN_WEB_PREPARE"  # yipan.web.prepare's (not imported: it prepares)
+
 STATIC = Path(__file__).parent / "static"
 DISCONNECT_POLL = 0.25  # seconds between checks that an /analyze client is still there
+READY_WAIT = 20.0  # seconds a request for a game still being prepared waits, then a 503
+READY_POLL = 0.25  # seconds between looks at a game being prepared
+RETRY_AFTER = 3  # seconds the page waits before asking again for a game still being prepared
 
 
 class ClientGone(YipanError):  # noqa: N818 - a condition
@@ -83,6 +92,10 @@ class ClientGone(YipanError):  # noqa: N818 - a condition
 
 class NoSuchSearch(YipanError, LookupError):
     """A stop asked of a search that is not running (finished, or never started)."""
+
+
+class NotReady(YipanError):  # noqa: N818 - a condition, reported as HTTP 503 with Retry-After
+    """The game's engine is still being prepared (the first run on a machine compiles it)."""
 
 
 def _error(description: str) -> dict[str, Any]:
@@ -95,20 +108,48 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: _error("no such game (or no such search)"),
     413: _error("the body or the move list is too long"),
     422: _error("a bad move, option, engine or limit; a game over; a search refused"),
-    503: _error("busy with other searches, or a search overran its hard limit"),
+    503: _error("busy with other searches, a search overran its hard limit, or the game's "
+                "engine is still being prepared (with Retry-After)"),
 }
 MAX_BODY = 64 * 1024  # bytes: far more than the longest move list of any game needs
 
 
 def create_app(*, max_running: int = 2, max_waiting: int = 8,
-               start_method: str = "forkserver") -> FastAPI:
-    """The app, with at most ``max_running`` searches at once and ``max_waiting`` queued."""
+               start_method: str = "forkserver", readiness: Readiness | None = None) -> FastAPI:
+    """The app, with at most ``max_running`` searches at once and ``max_waiting`` queued.
+
+    ``readiness``: the games' engines being prepared in the background (``yipan serve``:
+    the page is served at once, and a game is played once its engine is ready); None: they
+    are all ready, the search workers' server process preloading them."""
     load_game_modules()  # games of other packages, and those named in $YIPAN_GAMES
     runner = SearchRunner(max_running, max_waiting, start_method)
+    readiness = readiness or Readiness.all_ready()
+
+    async def warm_up_when_ready() -> None:
+        # the workers' server process loads every engine once all are in numba's cache
+        while readiness.finished is None:
+            await asyncio.sleep(READY_POLL)
+        os.environ.pop(PREPARE_ENVIRONMENT, None)  # (unless a search started it already)
+        await runner.warm_up()
+
+    async def until_ready(name: str) -> None:
+        """Wait (a while) for the game's engine; then a 503 the page answers by waiting."""
+        spec = game_spec(name)
+        deadline = asyncio.get_running_loop().time() + READY_WAIT
+        while not readiness.is_ready(spec.name):
+            if asyncio.get_running_loop().time() > deadline:
+                raise NotReady(f"the {spec.title} engine is still being prepared (the first run "
+                               "on a machine compiles it); the page goes on as soon as it is "
+                               "ready")
+            await asyncio.sleep(READY_POLL)
+        if readiness.finished is None:
+            # a worker started now has its server process load only the games ready so far
+            os.environ[PREPARE_ENVIRONMENT] = ",".join(
+                game for game in readiness.names if readiness.is_ready(game))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        warming = asyncio.create_task(runner.warm_up())
+        warming = asyncio.create_task(warm_up_when_ready())
         yield
         warming.cancel()
         runner.close()
@@ -118,6 +159,7 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
                   docs_url=None, redoc_url=None,  # their pages load scripts from the internet
                   openapi_url="/api/openapi.json")
     app.state.runner = runner
+    app.state.readiness = readiness
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY)
     _add_error_handlers(app)
 
@@ -137,34 +179,36 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
             spec = game_spec(name)
             listing.append({"name": spec.name, "title": spec.title,
                             "aliases": list(spec.aliases), "rules": spec.rules,
-                            "options": option_descriptions(spec)})
+                            "options": option_descriptions(spec),
+                            "ready": readiness.is_ready(spec.name)})
         engines = [spec for spec in all_engines() if spec.analyses]
         return {"games": listing, "engines": [spec.name for spec in engines],
                 "engine_help": {spec.name: spec.help for spec in engines},
                 "engine_aliases": {alias: spec.name for spec in engines
                                    for alias in spec.aliases}}
 
+    @app.get("/api/ready")
+    def ready() -> dict[str, Any]:
+        """Whether every game's engine is ready (``ready``), and each game's (``games``:
+        name -> true once playable); the first run on a machine compiles them, game by game."""
+        return readiness.report()
+
     @app.post("/api/games/{name}/state", responses=ERROR_RESPONSES)
-    def state(name: str, request: StateRequest) -> dict[str, Any]:
+    async def state(name: str, request: StateRequest) -> dict[str, Any]:
         """The board to draw after ``moves``, the side to move, the legal moves, the outcome;
         drawn as ``viewer`` sees it (a game of hidden cards shows that seat only its own);
         the engines the page offers for the game (``engines``; those that can play against
         you, ``opponents``), its strongest (``default_engine``), the one that values every
         move (``value_engine``), what each does (``engine_help``) and its name in words
-        (``engine_labels``)."""
-        position = load_position(name, request.options, request.moves)
-        engines = engines_for(position)
-        return {**describe_position(position, engines, viewer=request.viewer),
-                "opponents": opponents(engines),
-                "default_engine": default_engine(engines),
-                "value_engine": value_engine(position, engines),
-                "engine_help": engine_help(position, engines),
-                "engine_labels": engine_labels(engines)}
+        (``engine_labels``). Waits while the game's engine is being prepared."""
+        await until_ready(name)
+        return await anyio.to_thread.run_sync(partial(_describe, name, request))
 
     @app.post("/api/games/{name}/analyze", responses=ERROR_RESPONSES)
     async def analyze(name: str, body: AnalyzeRequest, request: Request) -> dict[str, Any]:
         """Search the position; the answer is the deepest result found within the limit.
         A client that goes away stops its search."""
+        await until_ready(name)
         job = await _prepare(name, body)
         return await _unless_abandoned(request, runner.run(job))
 
@@ -175,6 +219,7 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
         token that ``/api/searches/{token}/stop`` takes), ``progress`` each time its answer
         improves (alpha-beta: each depth; MCTS and the game AIs: as they report), then
         ``done`` (the answer) or ``error``. Closing the connection ends the search."""
+        await until_ready(name)
         job = await _prepare(name, request)
         if runner.busy():
             raise ServerBusy("the server is busy with other searches; try again in a moment")
@@ -209,6 +254,17 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
 
 
 ChartAnte = Literal["0", "0.1", "0.125", "0.25"]
+
+
+def _describe(name: str, request: StateRequest) -> dict[str, Any]:
+    position = load_position(name, request.options, request.moves)
+    engines = engines_for(position)
+    return {**describe_position(position, engines, viewer=request.viewer),
+            "opponents": opponents(engines),
+            "default_engine": default_engine(engines),
+            "value_engine": value_engine(position, engines),
+            "engine_help": engine_help(position, engines),
+            "engine_labels": engine_labels(engines)}
 
 
 def pushfold_ranges(stack: float, ante: float) -> dict[str, Any]:
@@ -305,7 +361,7 @@ def error_status(error: YipanError) -> int:
     """The HTTP status of an error of ours: whose fault, and which kind."""
     if isinstance(error, (UnknownGameError, NoSuchSearch)):
         return 404
-    if isinstance(error, ServerBusy):
+    if isinstance(error, (ServerBusy, NotReady)):
         return 503
     if isinstance(error, SearchFailed):
         return {"input": 422, "overrun": 503, "unavailable": 503}.get(error.kind, 500)
@@ -333,7 +389,9 @@ def _validation_message(error: RequestValidationError) -> tuple[int, str]:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(YipanError)
     async def yipan_error(request: Request, error: YipanError) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=error_status(error))
+        headers = {"Retry-After": str(RETRY_AFTER)} if isinstance(error, NotReady) else None
+        return JSONResponse({"error": str(error)}, status_code=error_status(error),
+                            headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:

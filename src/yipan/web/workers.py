@@ -59,6 +59,10 @@ OVERRUN = 5.0
 """Seconds a search may run past its own time limit before its worker is killed (engines are
 prepared before the clock starts, so this covers slow machines, not compilation)."""
 
+PREPARING = 600.0
+"""Seconds a worker may take to prepare a search's game before its clock starts (loading the
+compiled kernels: a second; compiling them, on a machine that never did: minutes)."""
+
 GRACE = 1.0
 """Seconds a search asked to stop may take to say so, before its worker is killed."""
 
@@ -97,6 +101,7 @@ def _write_frame(descriptor: int, message: tuple) -> None:
 def _worker_main(jobs: Connection, results: Connection, cancel: Any, hurry: Any) -> None:
     """A worker's life: run the jobs that come down the pipe, one at a time, until it closes."""
     from .engines import run
+    from .prepare import prepare_job
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server, which ends us
     out = results.fileno()
@@ -112,6 +117,9 @@ def _worker_main(jobs: Connection, results: Connection, cancel: Any, hurry: Any)
         def stop(job_id: int = job_id) -> bool:  # cancelled, or hurried: answer now
             return cancel.value == job_id or hurry.value == job_id
 
+        with contextlib.suppress(Exception):  # bad options: the search itself says so
+            prepare_job(job.game, job.options)  # compiling is not searching: before the clock
+        _write_frame(out, (job_id, "started"))
         try:
             for result in run(job, stop):
                 if cancelled():
@@ -349,7 +357,8 @@ class SearchRunner:
 
     async def _dispatch(self, state: _Search, worker: _Worker) -> None:
         """Send the search's job to ``worker`` (a fresh one if it died since it was idle),
-        under a new job id, its hard deadline starting now."""
+        under a new job id; its hard deadline starts once the worker has prepared the game
+        (``started``)."""
         state.job_id = next(self._ids)
         try:
             worker.send(state.job_id, state.job)
@@ -358,7 +367,7 @@ class SearchRunner:
             worker = await self._start_worker()
             worker.send(state.job_id, state.job)
         state.worker = worker
-        state.deadline = time.monotonic() + (state.job.limit.time or 0.0) + OVERRUN
+        state.deadline = time.monotonic() + PREPARING
         if state.token is not None:
             self._named[state.token] = (worker, state.job_id)
 
@@ -416,6 +425,9 @@ class SearchRunner:
             if message[0] != job_id:
                 continue  # left over from an earlier job that was stopped
             kind = message[1]
+            if kind == "started":  # the game is prepared: the search's clock starts
+                state.deadline = time.monotonic() + (state.job.limit.time or 0.0) + OVERRUN
+                continue
             if kind == "result":
                 sent = True
                 yield message[2]

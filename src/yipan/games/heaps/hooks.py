@@ -11,6 +11,7 @@ which the tests use as a cross-check.
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -46,10 +47,22 @@ def analyze(game: Any, state: Any, request: AnalysisRequest) -> Analysis:
 
 
 def prepare(game: Any) -> None:
-    """The Grundy-table kernel of the game's rule (Nim and Wythoff's game need none)."""
-    rule = getattr(game, "rule", None)
-    if rule is not None:
-        rule.table(64)
+    """Every heap game's kernels (they share these hooks, so the one prepared stands for all):
+    each game at its default options, and ``game`` at its own, analysed and answered by the
+    AI from the start, as a first move would be."""
+    from ...core import list_games
+    from ...core.registry import game_spec, get_game
+    from .meta import HOOKS as HEAP_HOOKS
+
+    games = [get_game(name) for name in list_games() if game_spec(name).hooks == HEAP_HOOKS]
+    for each in [*games, game]:
+        rule = getattr(each, "rule", None)
+        if rule is not None:
+            rule.table(64)
+            rule.periodicity()
+        state = each.initial_state()
+        analyze(each, state, AnalysisRequest())
+        make_ai(each, "perfect", random.Random(0)).choose(each, state)
 
 
 HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, solve=analyze,

@@ -13,7 +13,7 @@ import random
 from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, Protocol
 
-from ...core import Choice, Game, Limit, check_level
+from ...core import Analysis, Choice, Game, Limit, check_level
 
 BLUNDER_RATE = {"perfect": 0.0, "medium": 0.2, "easy": 0.5}
 
@@ -49,6 +49,12 @@ class ImpartialPlayer:
         if winning:
             return Choice(self.rng.choice(winning))
         return Choice(self.rng.choice(self.stalling_moves(game, state)))
+
+    def appraise(self, game: Any, state: Any, move: Hashable) -> Analysis:
+        """The move chosen, with theory's verdict on the position for the side to move (a win
+        or a loss, though not in how many moves): what a front end shows as the AI's value."""
+        return Analysis(move=move, value=None, outcome=-1 if game.is_lost(state) else 1,
+                        pv=(move,), exact=True, engine=self.name)
 
     @staticmethod
     def stalling_moves(game: Game, state: Any) -> list:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -41,6 +42,14 @@ class PushFoldPlayer:
         probabilities = self.probabilities(game, state)
         moves = list(probabilities)
         return Choice(self.rng.choices(moves, [probabilities[m] for m in moves])[0])
+
+    def appraise(self, game: PushFoldHoldem, state: PushFoldState, move: str) -> Analysis:
+        """The move chosen, with the equilibrium's expected value of each move (in big blinds,
+        for the side to move) and of the one chosen: what a front end shows as the AI's
+        value."""
+        known = analyze(game, state, AnalysisRequest())
+        return replace(known, move=move, pv=(move,), value=known.move_values.get(move, known.value),
+                       engine=self.name)
 
 
 def make_ai(game: PushFoldHoldem, level: str, rng: random.Random,
@@ -85,6 +94,7 @@ def solve(game: PushFoldHoldem, state: PushFoldState, request: AnalysisRequest) 
 
 def prepare(game: object = None) -> None:
     """Load the equity table and solve the game's stack (the default one without a game)."""
-    stack = getattr(game, "stack", 10.0)
-    ante = getattr(game, "ante", 0.0)
-    solution(float(stack), float(ante))
+    stack = float(getattr(game, "stack", 10.0))
+    ante = float(getattr(game, "ante", 0.0))
+    solution(stack, ante)
+    solution(min(2 * stack, 100.0), ante)  # the medium level's

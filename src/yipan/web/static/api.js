@@ -3,14 +3,36 @@
 
 export class ApiError extends Error {}
 
+// A game whose engine the server is still preparing (its first run on a machine compiles it)
+// answers 503 with Retry-After: the request is asked again after that wait, as often as it
+// takes, and `onPreparing(message)` (set by the page) hears of each wait.
+let onPreparing = () => {};
+export function whilePreparing(listener) {
+  onPreparing = listener;
+}
+
+const pause = (ms, signal) => new Promise((resolve, reject) => {
+  const timer = setTimeout(resolve, ms);
+  signal?.addEventListener("abort", () => {
+    clearTimeout(timer);
+    reject(new DOMException("aborted", "AbortError"));
+  }, { once: true });
+});
+
 async function post(path, body, signal) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-    signal,
-  });
-  return response;
+  for (;;) {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal,
+    });
+    const retryAfter = response.headers.get("retry-after");
+    if (response.status !== 503 || retryAfter === null) return response;
+    const data = await response.json().catch(() => ({}));
+    onPreparing(data.error ?? "the game's engine is being prepared…");
+    await pause(1000 * Number(retryAfter || 1), signal);
+  }
 }
 
 async function json(response) {
@@ -21,6 +43,12 @@ async function json(response) {
 
 export async function listGames() {
   return json(await fetch("/api/games"));
+}
+
+// {ready, games: {name: true once playable}}: the first run on a machine prepares the games'
+// engines one by one while the page is already served
+export async function readiness() {
+  return json(await fetch("/api/ready"));
 }
 
 // viewer: the seat the board is drawn for (a game of hidden cards hides the other seat's)

@@ -3,7 +3,8 @@
 // shared and reloaded; the browser's Back and Forward step through the positions where it was
 // your turn (as Undo does); the server is asked for everything else.
 
-import { ApiError, getState, listGames, stopSearch as askToStop, streamSearch } from "./api.js";
+import { ApiError, getState, listGames, readiness, stopSearch as askToStop, streamSearch, whilePreparing }
+  from "./api.js";
 import { drawBoard, drawLegend, drawMoveButtons, moveMarks, pieceSwatch, playerName } from "./boards.js";
 
 const TIME_LEVELS = [["0.3s", "0.3 s a move", 0.3], ["1s", "1 s a move", 1], ["3s", "3 s a move", 3],
@@ -470,8 +471,27 @@ function buildGameMenu() {
   for (const game of page.games) {
     const option = document.createElement("option");
     option.value = game.name;
-    option.textContent = game.title;
+    option.textContent = game.ready === false ? `${game.title} (preparing…)` : game.title;
     menu.appendChild(option);
+  }
+}
+
+// The first run on a machine: the server prepares the games' engines while the page is up.
+// Each game's menu entry says "preparing…" until its engine is ready; a request for it waits
+// meanwhile (api.js), and the status line says so.
+const READY_POLL = 2000; // ms between looks at which engines are ready
+async function watchReadiness() {
+  while (page.games.some((game) => game.ready === false)) {
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL));
+    let report;
+    try {
+      report = await readiness();
+    } catch {
+      continue;
+    }
+    for (const game of page.games) game.ready = report.games[game.name] ?? true;
+    buildGameMenu();
+    $("game").value = spec()?.name ?? page.game;
   }
 }
 
@@ -653,6 +673,10 @@ async function start() {
     return;
   }
   buildGameMenu();
+  watchReadiness();
+  whilePreparing((message) => {
+    $("status").textContent = `preparing… ${message}`;
+  });
   if (!spec()) {
     const fallback = page.games.some((g) => g.name === "tictactoe") ? "tictactoe" : page.games[0].name;
     if (page.game) {
