@@ -93,27 +93,33 @@ class LocalRunner:
         """The units on a pool of ``workers`` processes, one unit each at a time, so that
         the units a dead worker took down with it are known: a process that dies breaks the
         whole pool (an executor, not ``multiprocessing.Pool``, which would wait forever for
-        the lost unit), and the units that were running are run again on a fresh pool, each
-        up to ``RETRIES`` times."""
+        the lost unit), and the units that were running are run again on a fresh pool. A death
+        is charged to a unit only when it ran alone: the units lost together run again one at
+        a time, so a unit that kills its worker is the one named after ``RETRIES`` retries,
+        never a unit that happened to run beside it."""
         context = multiprocessing.get_context("spawn")
         waiting = deque(range(len(jobs)))  # units not yet handed out, in order
         running: dict[Future, int] = {}
         finished: dict[int, Future] = {}  # results held until the units before them are out
-        runs = [0] * len(jobs)
+        deaths = [0] * len(jobs)  # deaths of a worker while the unit ran alone
+        suspects: set[int] = set()  # units lost beside others: each runs alone next time
         pool = ProcessPoolExecutor(self.workers, mp_context=context)
         try:
             for next_out in range(len(jobs)):
                 while next_out not in finished:
                     broken = False
                     while waiting and len(running) < self.workers:
+                        alone = waiting[0] in suspects
+                        if running and (alone or suspects & set(running.values())):
+                            break
                         try:
                             future = pool.submit(function, *jobs[waiting[0]])
                         except BrokenProcessPool:  # a worker died since the last look
                             broken = True
                             break
-                        index = waiting.popleft()
-                        runs[index] += 1
-                        running[future] = index
+                        running[future] = waiting.popleft()
+                        if alone:
+                            break
                     done = wait(running, return_when=FIRST_COMPLETED)[0] if running else set()
                     for future in done:
                         if not isinstance(future.exception(), BrokenProcessPool):
@@ -123,12 +129,16 @@ class LocalRunner:
                         running.clear()
                         pool.shutdown(wait=True, cancel_futures=True)
                         pool = ProcessPoolExecutor(self.workers, mp_context=context)
-                        for index in lost:
-                            if runs[index] > RETRIES:
+                        if len(lost) == 1:
+                            index = lost[0]
+                            deaths[index] += 1
+                            if deaths[index] > RETRIES:
                                 raise ClusterError(
                                     f"unit {index}: a worker process died while it ran, "
-                                    f"{runs[index]} times; run the job again to resume "
+                                    f"{deaths[index]} times; run the job again to resume "
                                     "from what was saved")
+                        else:
+                            suspects.update(lost)
                         self.retried += len(lost)
                         waiting.extendleft(reversed(lost))
                 yield _result_of(finished.pop(next_out).result, next_out, self.on_error)

@@ -40,8 +40,8 @@ def test_sg_table_says_how_far_it_is(capsys: pytest.CaptureFixture,
     that was not stopped has no "stopped"."""
     from yipan.cli import sg
 
-    monkeypatch.setattr(sg, "PROGRESS_AFTER", 0.0, raising=False)
-    monkeypatch.setattr(sg, "PROGRESS_EVERY", 0.0, raising=False)
+    monkeypatch.setattr(sg, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(sg, "PROGRESS_EVERY", 0.0)
     assert main(["sg", "grundy-game", "--upto", "20000", "--json"]) == 0
     captured = capsys.readouterr()
     assert len(json.loads(captured.out)["values"]) == 20_001

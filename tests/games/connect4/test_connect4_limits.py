@@ -103,7 +103,7 @@ def test_analyze_without_a_limit_searches_its_default_time(game, monkeypatch):
     no time at all, far too little for this early position, which takes a minute)."""
     from yipan.games.connect4 import hooks
 
-    monkeypatch.setattr(hooks, "DEFAULT_ANALYZE_SECONDS", 0.0, raising=False)
+    monkeypatch.setattr(hooks, "DEFAULT_ANALYZE_SECONDS", 0.0)
     analysis = analyze(game, at(game, WIN_FOR_X), AnalysisRequest())
     assert not analysis.exact and analysis.value is None
     assert analysis.extra["bounds"].startswith("bounds only:")
