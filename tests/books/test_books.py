@@ -45,7 +45,7 @@ def test_damaged_book_is_refused(tmp_path, damage):
     elif damage == "truncate":
         data = data[: len(data) - 20]
     elif damage == "header":
-        data = data.replace(b"yipan-book 2", b"yipan-book 7")
+        data = data.replace(b"yipan-book 3", b"yipan-book 7")
     elif damage == "max-ply":  # the header alone: the checksum covers it too
         data = data.replace(b"max-ply 2", b"max-ply 3")
     else:
