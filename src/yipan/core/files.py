@@ -155,11 +155,15 @@ def read_capped(path: str | os.PathLike, limit: int, label: str | None = None) -
         raise FileRefusedError(f"{name} is a folder; name a regular file to read") from None
     except OSError as error:
         raise FileRefusedError(f"{name}: {error.strerror or error}") from None
-    with open(descriptor, "rb", buffering=0, closefd=True) as stream:
+    try:
         kind = _kind(os.fstat(descriptor).st_mode)
         if kind is not None:
             raise FileRefusedError(f"{name} is {kind}; name a regular file to read")
         os.set_blocking(descriptor, True)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    with open(descriptor, "rb", buffering=0, closefd=True) as stream:
         return read_stream_capped(stream, limit, name)
 
 
