@@ -29,7 +29,9 @@ from pathlib import Path
 
 import pytest
 
-LINES = int(os.environ.get("YIPAN_FUZZ_FILE_LINES", "40"))
+from yipan.cli.main import COMMAND_MODULES
+
+LINES = int(os.environ.get("YIPAN_FUZZ_FILE_LINES", "24"))
 SEED = int(os.environ.get("YIPAN_FUZZ_FILE_SEED", "30"))
 TIMEOUT = float(os.environ.get("YIPAN_FUZZ_FILE_TIMEOUT", "90"))  # a hang guard, not a speed
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -43,6 +45,9 @@ INPUTS = ["fifo", "zero", "null", "folder", "dangling", "missing/x", "empty", "j
 OUTPUTS = ["fifo", "zero", "null", "folder", "dangling", "missing/x", "existing", "link",
            "folder/", "", ".", "..", "new.out", "new.out", "new.out"]
 FOLDERS = ["fifo", "zero", "folder", "dangling", "missing/x", "existing", "newdir", "newdir"]
+
+READERS = ["yipan.books", "yipan.learning.network", "yipan.games.go.hooks",
+           "yipan.games.tictactoe.rules", "yipan.games.kuhn.rules", "yipan.search.cfr"]
 
 # (weight, template): IN an input, OUT an output, DIR a folder to write into, STDIN a batch
 # read from standard input (fed from /dev/zero or from nothing)
@@ -205,7 +210,8 @@ def test_command_lines_with_special_files_end_cleanly_and_write_only_regular_fil
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
         filter(None, [SRC, os.environ.get("PYTHONPATH")])))
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["yipan.cli.main", "yipan.games"])
+    # every command's module, and the readers the lines reach, imported once in the server
+    context.set_forkserver_preload(["yipan.cli.main", *COMMAND_MODULES, *READERS])
     tally = Tally()
     for _ in range(LINES):
         words, stdin = draw_line(rng)

@@ -18,14 +18,7 @@ from ..books import build_book
 from ..cluster import make_runner, run_units
 from ..core import BookRequest, game_spec
 from ..core.files import check_output
-from .common import (
-    UsageError,
-    count,
-    game_from_args,
-    output_file,
-    parse_game_command,
-    seconds,
-)
+from .common import UsageError, count, game_from_args, output_file, parse_game_command, seconds
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

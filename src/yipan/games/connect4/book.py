@@ -95,8 +95,8 @@ def read_book(path: str | Path) -> OpeningBook:
     path = Path(path)
     try:
         data = read_capped(path, MAX_BOOK_BYTES, "book")
-    except FileRefusedError as error:
-        raise CorruptBookError(str(error)) from None
+    except FileRefusedError as error:  # "book PATH: no such file", "... is a folder"
+        raise CorruptBookError(f"cannot read {error}") from None
     return parse_book(data, str(path))
 
 

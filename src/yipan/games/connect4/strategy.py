@@ -80,8 +80,8 @@ def read_strategy(path: str | Path) -> StrategyBook:
     name = str(path)
     try:
         data = read_capped(path, MAX_STRATEGY_BYTES, "strategy book")
-    except FileRefusedError as error:
-        raise CorruptBookError(str(error)) from None
+    except FileRefusedError as error:  # "book PATH: no such file", "... is a folder"
+        raise CorruptBookError(f"cannot read {error}") from None
     start = len(MAGIC) + 4
     if not data.startswith(MAGIC) or len(data) < start + 32:
         raise CorruptBookError(f"{name} is not a yipan Connect Four strategy book")
