@@ -15,6 +15,7 @@ and ``-s`` shows the counts.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
 import os
@@ -178,10 +179,8 @@ def run_line(context: multiprocessing.context.BaseContext, folder: Path, logs: P
     child.join(TIMEOUT)
     status = child.exitcode
     if status is None:
-        try:
+        with contextlib.suppress(ProcessLookupError):  # ended just now
             os.killpg(child.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         child.join()
     return status, (logs / "err").read_text(errors="replace")
 

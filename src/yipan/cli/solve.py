@@ -31,7 +31,7 @@ from ..core import (
     YipanError,
     replay,
 )
-from ..core.files import read_capped, read_stream_capped
+from ..core.files import read_capped, read_stream_capped, read_text_stream_capped
 from ..search import TracePrinter
 from .analyze import say_progress
 from .common import (
@@ -158,11 +158,14 @@ def solve_batch(game: Game, source: str, solve: Any, *, as_json: bool,
                 check: Any = None) -> int:
     """One solve per line; per-line results, then the means. Only the solver's own time is
     counted (the figure each analysis reports)."""
-    if source == "-":
-        data = read_stream_capped(sys.stdin.buffer, MAX_BATCH, "the batch on standard input")
+    if source != "-":
+        text = read_capped(source, MAX_BATCH, "--batch").decode("utf-8")
+    elif hasattr(sys.stdin, "buffer"):
+        text = read_stream_capped(sys.stdin.buffer, MAX_BATCH, "the batch on standard input"
+                                  ).decode("utf-8")
     else:
-        data = read_capped(source, MAX_BATCH, "--batch")
-    lines = list(_batch_lines(game, io.StringIO(data.decode("utf-8"))))
+        text = read_text_stream_capped(sys.stdin, MAX_BATCH, "the batch on standard input")
+    lines = list(_batch_lines(game, io.StringIO(text)))
     for _moves, state, _expected in lines if check is not None else ():
         check(state)
     prepare_game(game)  # after the whole file is read: bad input is refused before compiling

@@ -19,7 +19,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 from .errors import YipanError
 
@@ -170,12 +170,22 @@ def read_capped(path: str | os.PathLike, limit: int, label: str | None = None) -
 def read_stream_capped(stream: BinaryIO, limit: int, name: str = "the input") -> bytes:
     """At most ``limit`` bytes of ``stream`` (standard input, say), in bounded chunks;
     ``FileRefusedError`` when there are more."""
-    parts: list[bytes] = []
+    return _read_capped_stream(stream, limit, name, b"")
+
+
+def read_text_stream_capped(stream: TextIO, limit: int, name: str = "the input") -> str:
+    """At most ``limit`` characters of a text stream (``sys.stdin`` when a test or a caller
+    replaced it by one with no bytes beneath), in bounded chunks."""
+    return _read_capped_stream(stream, limit, name, "")
+
+
+def _read_capped_stream(stream: Any, limit: int, name: str, empty: Any) -> Any:
+    parts: list[Any] = []
     size = 0
     while size <= limit:
         chunk = stream.read(min(CHUNK, limit + 1 - size))
         if not chunk:
-            return b"".join(parts)
+            return empty.join(parts)
         parts.append(chunk)
         size += len(chunk)
     raise FileRefusedError(f"{name} is larger than {describe_size(limit)}, more than this "
