@@ -84,6 +84,12 @@ def test_a_write_that_fails_names_the_file_not_a_temporary_one(tmp_path, monkeyp
     assert not list(tmp_path.iterdir())
 
 
+def test_a_name_no_file_can_have_is_refused_in_words():
+    for check in (check_output, check_input, lambda path: read_capped(path, 10)):
+        with pytest.raises(FileRefusedError, match="NUL character"):
+            check("a\0b")
+
+
 def test_a_read_takes_only_a_regular_file(tmp_path):
     made = special_files(tmp_path)
     (tmp_path / "zero").symlink_to("/dev/zero")  # an endless device, only as an input

@@ -49,8 +49,13 @@ def _kind(mode: int) -> str | None:
 
 
 def _named(path: str | os.PathLike, label: str | None) -> str:
+    """The path as an error shows it (with where it came from), and refused at once when no
+    file can have its name."""
     text = os.fspath(path)
     shown = text if len(text) <= 120 else text[:120] + "…"
+    if "\0" in text:
+        raise FileRefusedError(f"{label or 'the name'} {shown!r}: no file name holds a NUL "
+                               "character")
     return f"{label} {shown}" if label else shown
 
 
