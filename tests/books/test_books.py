@@ -45,7 +45,7 @@ def test_damaged_book_is_refused(tmp_path, damage):
     elif damage == "truncate":
         data = data[: len(data) - 20]
     elif damage == "header":
-        data = data.replace(b"yipan-book 2", b"yipan-book 7")
+        data = data.replace(b"yipan-book 3", b"yipan-book 7")
     elif damage == "max-ply":  # the header alone: the checksum covers it too
         data = data.replace(b"max-ply 2", b"max-ply 3")
     else:
@@ -108,3 +108,12 @@ def test_written_books_are_readable_by_others(tmp_path):
     path = tmp_path / "shared.book"
     build_book(GAME, path, max_ply=1)
     assert path.stat().st_mode & 0o044 == 0o044  # not the 0600 of a bare temporary file
+
+
+def test_a_book_of_format_2_is_read_and_its_variant_found_from_its_options():
+    with resources.as_file(resources.files("yipan.data") / "tictactoe-3x3.book") as path:
+        assert path.read_text().startswith("yipan-book 2\n")
+        assert load_book(path).variant == ""  # not needed without a game to compare
+        assert load_book(path, GAME).variant == "Tic-tac-toe"
+        with pytest.raises(CorruptBookError, match="a book for Tic-tac-toe, not for 4,4,4-game"):
+            load_book(path, yipan.get_game("tictactoe", size="4x4"))

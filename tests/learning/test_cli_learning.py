@@ -139,12 +139,13 @@ def test_self_play_rounds_run_and_are_gated(trained, tmp_path, capsys):
     (["train", "tictactoe", "--from-solver", "5", "--hidden", "0", "--output", "x.npz"],
      "hidden layer sizes"),
     (["train", "tictactoe", "--from-solver", "5"], "--output"),
-    (["analyze", "tictactoe", "--ai", "net", "--network", "/nonexistent.npz"], "cannot read"),
+    (["analyze", "tictactoe", "--ai", "net", "--network", "/nonexistent.npz"], "no such file"),
     (["analyze", "tictactoe", "--network", "x.npz"], "--network is for"),
     (["play", "tictactoe", "--network", "x.npz"], "--network is for"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(capsys, tmp_path, monkeypatch, args, words):
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.npz").write_bytes(b"")  # a file to name: the other arguments are refused
     code, _, err = run(capsys, *args)
     assert code == 2 and words in err and err.count("\n") == 1, err
 

@@ -2,8 +2,9 @@
 
 The file format (text, UTF-8), written atomically (temporary file, fsync, rename)::
 
-    yipan-book 2
+    yipan-book 3
     game tictactoe
+    variant Tic-tac-toe
     options {"k": 3, "size": "3x3"}
     max-ply 9
     positions 765
@@ -16,7 +17,11 @@ The file format (text, UTF-8), written atomically (temporary file, fsync, rename
 symmetry, so symmetric positions are stored once); ``value`` is the exact value for the side
 to move at that position, counted from it (``WIN - n`` is a win ``n`` plies on). The checksum
 covers the header too. A book that fails any check (checksum, header fields and their
-ranges, count, a line) is refused with ``CorruptBookError``, in one line.
+ranges, count, a line) is refused with ``CorruptBookError``, in one line; so is a book read
+for a game it was not built for: another game, or the same game with other options (its
+``variant`` is the title of the game it was built for, which names the board and the rule:
+``Tic-tac-toe``, ``4,4,4-game``). A book of format 2 (no variant line) is read too, its
+variant found from its options.
 """
 
 from __future__ import annotations
@@ -29,14 +34,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import WIN, Game, Limit, SearchAborted, YipanError
-from ..core.files import write_atomically
+from ..core import WIN, Game, Limit, SearchAborted, YipanError, get_game
+from ..core.files import read_capped, write_atomically
 from ..core.text import quote, read_int
 from ..search import TranspositionTable, alphabeta
 
-MAGIC = "yipan-book 2"
+MAGIC = "yipan-book 3"
+EARLIER_MAGIC = "yipan-book 2"  # no variant line: the variant is the game its options make
 MAX_PLY_IN_BOOK = 10_000
 MAX_KEY_TEXT = 4_096  # characters of one key: no state of ours comes near
+MAX_BOOK_BYTES = 1 << 30  # ten million positions of a hundred characters
 
 
 class CorruptBookError(YipanError, ValueError):
@@ -56,6 +63,7 @@ class Book:
     options: dict[str, Any]
     max_ply: int
     values: dict[Hashable, int] = field(default_factory=dict)
+    variant: str = ""  # the title of the game the book was built for (``Game.info.title``)
 
     def probe(self, game: Game, state: Any) -> int | None:
         """The stored value of ``state`` for its side to move, or None when not in the book."""
@@ -104,7 +112,8 @@ def build_book(game: Game, path: str | os.PathLike | None = None, *,
     With ``seconds_per_position``, a position not solved in that time ends the build with a
     ``BookTooHardError`` (a book holds exact values only)."""
     table = TranspositionTable(1 << 20)
-    book = Book(game.info.name, dict(options or {}), -1 if max_ply is None else max_ply)
+    book = Book(game.info.name, dict(options or {}), -1 if max_ply is None else max_ply,
+                variant=game.info.title)
     limit = None if seconds_per_position is None else Limit(time=seconds_per_position)
     for key, state in positions(game, max_ply):
         try:
@@ -135,6 +144,7 @@ def save_book(book: Book, path: str | os.PathLike) -> None:
     header = [
         MAGIC + "\n",
         f"game {book.game_name}\n",
+        f"variant {book.variant}\n",
         f"options {json.dumps(book.options, sort_keys=True)}\n",
         f"max-ply {book.max_ply}\n",
         f"positions {len(body)}\n",
@@ -149,7 +159,7 @@ def load_book(path: str | os.PathLike, game: Game | None = None) -> Book:
     """Read and verify a book; with ``game``, also check it was built for that game."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_capped(path, MAX_BOOK_BYTES, "book").decode("utf-8")
     except UnicodeDecodeError:
         raise CorruptBookError(f"{path}: not a yipan book (not text)") from None
     return parse_book(text, str(path), game)
@@ -158,18 +168,22 @@ def load_book(path: str | os.PathLike, game: Game | None = None) -> Book:
 def parse_book(text: str, name: str = "book", game: Game | None = None) -> Book:
     """A book from its text (format in the module docstring), every part checked."""
     content, _, last = text.rstrip("\n").rpartition("\n")
-    if not last.startswith("sha256 ") or not text.startswith(MAGIC + "\n"):
+    earlier = text.startswith(EARLIER_MAGIC + "\n")
+    if not last.startswith("sha256 ") or not (text.startswith(MAGIC + "\n") or earlier):
         raise CorruptBookError(f"{name}: not a yipan book (or cut short)")
     if hashlib.sha256((content + "\n").encode()).hexdigest() != last[7:].strip():
         raise CorruptBookError(f"{name}: checksum mismatch: the book is damaged or altered")
     head, separator, rest = (content + "\n").partition("\n\n")
     rest = rest.removesuffix("\n")
     lines = head.split("\n")
-    if not separator or len(lines) != 5:
+    if not separator or len(lines) != (5 if earlier else 6):
         raise CorruptBookError(f"{name}: not a yipan book (bad header)")
     try:
         fields = dict(line.split(" ", 1) for line in lines[1:])
         game_name = fields["game"]
+        variant = fields.get("variant", "")
+        if not earlier and not (variant.isprintable() and 0 < len(variant) <= 200):
+            raise ValueError(f"variant {quote(variant[:40])}")
         options = _json(fields["options"])
         max_ply = read_int(fields["max-ply"], "max-ply")
         count = read_int(fields["positions"], "positions")
@@ -188,6 +202,11 @@ def parse_book(text: str, name: str = "book", game: Game | None = None) -> Book:
         raise CorruptBookError(f"{name}: {len(body)} positions, header says {count}")
     if game is not None and game.info.name != game_name:
         raise CorruptBookError(f"{name}: a book for {game_name}, not {game.info.name}")
+    if earlier and game is not None:
+        variant = _variant_of(game_name, options, name)
+    if game is not None and variant != game.info.title:
+        raise CorruptBookError(f"{name}: a book for {variant}, not for {game.info.title} "
+                               "(built with other options)")
     values: dict[Hashable, int] = {}
     for number, line in enumerate(body, 1):
         key_text, _, value_text = line.rpartition(" ")
@@ -200,7 +219,16 @@ def parse_book(text: str, name: str = "book", game: Game | None = None) -> Book:
             values[_freeze(_json(key_text))] = value
         except ValueError:
             raise CorruptBookError(f"{name}: line {number} of the body is damaged") from None
-    return Book(game_name, options, max_ply, values)
+    return Book(game_name, options, max_ply, values, variant)
+
+
+def _variant_of(game_name: str, options: dict[str, Any], name: str) -> str:
+    """The title of the game a book of format 2 was built for: the game its options make."""
+    try:
+        return get_game(game_name, **options).info.title
+    except YipanError as error:
+        raise CorruptBookError(f"{name}: its game and options make no game "
+                               f"({str(error)[:80]})") from None
 
 
 def _json(text: str) -> Any:

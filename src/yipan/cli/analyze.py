@@ -14,7 +14,15 @@ import sys
 from .. import engines
 from ..core import AnalysisRequest, Limit, replay
 from ..search import TracePrinter
-from .common import UsageError, count, moves_from_args, prepare_game, seconds, start_game_command
+from .common import (
+    UsageError,
+    count,
+    input_file,
+    moves_from_args,
+    prepare_game,
+    seconds,
+    start_game_command,
+)
 from .report import show
 
 
@@ -33,7 +41,7 @@ def add_analyze_arguments(parser: argparse.ArgumentParser) -> None:
     names = engines.analyze_engines()
     parser.add_argument("--ai", choices=names, default="auto", metavar="ENGINE",
                         help="the engine (default auto): " + engines.engine_help(names))
-    parser.add_argument("--network", default=None, metavar="FILE",
+    parser.add_argument("--network", type=input_file, default=None, metavar="FILE",
                         help="the network for puct and net (default: the one shipped for "
                              "the game)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

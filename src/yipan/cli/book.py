@@ -17,7 +17,8 @@ from typing import Any
 from ..books import build_book
 from ..cluster import make_runner, run_units
 from ..core import BookRequest, game_spec
-from .common import UsageError, count, game_from_args, parse_game_command, seconds
+from ..core.files import check_output
+from .common import UsageError, count, game_from_args, output_file, parse_game_command, seconds
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--depth", type=count(0), required=True, help="plies from the start")
-    parser.add_argument("--output", default=None,
+    parser.add_argument("--output", type=output_file, default=None,
                         help="where to write the book (default: GAME-depthD.book here)")
     parser.add_argument("--workers", type=count(1, 64), default=2,
                         help="worker processes (default 2)")
@@ -61,10 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--depth {args.depth}: no game of {game.info.title} is longer than "
                          f"{longest} plies")
     output = Path(args.output or f"{game_spec(args.game_name).name}-depth{args.depth}.book")
-    if output.is_dir():
-        raise UsageError(f"--output {output} is a folder; name the book file")
-    if not output.parent.is_dir():
-        raise UsageError(f"--output {output}: the folder {output.parent} does not exist")
+    check_output(output, "--output")  # the default name too, before any work
     start = time.perf_counter()
     say = (lambda text: print(text, file=sys.stderr, flush=True))  # noqa: E731
     map_units = None

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import CommandOption, Game, GameHooks, GameSpec, YipanError, game_spec, get_game
+from ..core.files import InputFile, OutputFile
 from ..core.text import quote, read_int
 from ..prepare import prepare_for
 
@@ -53,6 +54,25 @@ def count(low: int = 1, high: int | None = None) -> Any:
     return parse
 
 
+def argument_type(kind: Any) -> Any:
+    """An argparse type from ``kind`` whose refusals (a ``YipanError``) keep their own words,
+    such as ``OutputFile``'s "--save x is a folder"."""
+    def parse(text: str) -> Any:
+        try:
+            return kind(text)
+        except YipanError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    parse.__name__ = getattr(kind, "__name__", "value")
+    return parse
+
+
+output_file = argument_type(OutputFile)
+"""An argparse type: a file to write, checked before any work (``yipan.core.files``)."""
+
+input_file = argument_type(InputFile)
+"""An argparse type: a regular file to read, checked before any work."""
+
+
 def game_parser(command: str, spec: GameSpec, help_text: str) -> Parser:
     """A parser for ``yipan COMMAND GAME ...`` with the game's own options added."""
     parser = Parser(prog=f"yipan {command} {spec.name}", description=help_text)
@@ -81,7 +101,8 @@ def add_hook_options(parser: argparse.ArgumentParser, options: Sequence[CommandO
         if option.kind is bool:
             parser.add_argument(flag, dest=dest, action="store_true", help=option.help)
         else:
-            parser.add_argument(flag, dest=dest, type=option.kind, default=option.default,
+            parser.add_argument(flag, dest=dest, type=argument_type(option.kind),
+                                default=option.default,
                                 help=option.help)
 
 

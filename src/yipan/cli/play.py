@@ -25,7 +25,7 @@ from ..players import (
     ResignRequested,
     UndoRequested,
 )
-from .common import UsageError, prepare_game, seconds, start_game_command
+from .common import UsageError, input_file, prepare_game, seconds, start_game_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -47,7 +47,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     names = player_engines()
     parser.add_argument("--ai", choices=names, default="auto", metavar="ENGINE",
                         help="the AI (default auto, the game's own): " + engine_help(names))
-    parser.add_argument("--network", default=None, metavar="FILE",
+    parser.add_argument("--network", type=input_file, default=None, metavar="FILE",
                         help="the network for --ai puct or net (default: the shipped one)")
 
 

@@ -14,10 +14,11 @@ score where it has one (Connect Four's ``extra.benchmark_score``), else the valu
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import sys
-from collections.abc import Iterator
-from typing import Any, TextIO
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from .. import engines
 from ..core import (
@@ -30,11 +31,13 @@ from ..core import (
     YipanError,
     replay,
 )
+from ..core.files import read_capped, read_stream_capped, read_text_stream_capped
 from ..search import TracePrinter
 from .analyze import say_progress
 from .common import (
     UsageError,
     count,
+    input_file,
     moves_from_args,
     prepare_game,
     print_json,
@@ -77,8 +80,17 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="at most this many nodes (the game's own solver reports the "
                              "bounds proved when it stops)")
     parser.add_argument("--seed", type=int, default=None, help="seed for MCTS")
-    parser.add_argument("--batch", metavar="FILE",
+    parser.add_argument("--batch", metavar="FILE", type=batch_source,
                         help="solve every line '<moves> [expected]' of FILE (- for stdin)")
+
+
+MAX_BATCH = 64 << 20
+"""Bytes of a batch file: a million positions of fifty characters."""
+
+
+def batch_source(text: str) -> str:
+    """An argparse type: ``-`` (standard input) or a regular file to read."""
+    return text if text == "-" else input_file(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -116,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 
-def _batch_lines(game: Game, stream: TextIO) -> Iterator[tuple[str, Any, float | None]]:
+def _batch_lines(game: Game, stream: Iterable[str]) -> Iterator[tuple[str, Any, float | None]]:
     for number, line in enumerate(stream, 1):
         words = line.split()
         if not words:
@@ -146,9 +158,14 @@ def solve_batch(game: Game, source: str, solve: Any, *, as_json: bool,
                 check: Any = None) -> int:
     """One solve per line; per-line results, then the means. Only the solver's own time is
     counted (the figure each analysis reports)."""
-    stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
-    with stream:
-        lines = list(_batch_lines(game, stream))
+    if source != "-":
+        text = read_capped(source, MAX_BATCH, "--batch").decode("utf-8")
+    elif hasattr(sys.stdin, "buffer"):
+        text = read_stream_capped(sys.stdin.buffer, MAX_BATCH, "the batch on standard input"
+                                  ).decode("utf-8")
+    else:
+        text = read_text_stream_capped(sys.stdin, MAX_BATCH, "the batch on standard input")
+    lines = list(_batch_lines(game, io.StringIO(text)))
     for _moves, state, _expected in lines if check is not None else ():
         check(state)
     prepare_game(game)  # after the whole file is read: bad input is refused before compiling

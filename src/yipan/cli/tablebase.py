@@ -24,7 +24,8 @@ from typing import Any
 
 from ..cluster import make_runner, run_units, stderr_line
 from ..core import CapabilityError
-from .common import count, print_json
+from ..core.files import FileRefusedError, check_output_folder
+from .common import argument_type, count, print_json
 
 GAMES = ("chess",)
 
@@ -39,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("game", help="the game (chess)")
     build.add_argument("tables", nargs="+", metavar="TABLE",
                        help="material, e.g. KQK KRK KPK KRKP, or 3-piece / 4-piece")
-    build.add_argument("--output", type=Path, default=None, metavar="DIR",
+    build.add_argument("--output", type=argument_type(output_folder), default=None,
+                       metavar="DIR",
                        help="where to write (default: $YIPAN_TABLEBASES or "
                             "~/.cache/yipan/tablebases)")
     build.add_argument("--workers", type=count(1, 64), default=2,
@@ -54,9 +56,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.set_defaults(func=run_build)
     info = actions.add_parser("info", help="list and check the tables of a folder")
     info.add_argument("game", help="the game (chess)")
-    info.add_argument("--folder", type=Path, default=None, metavar="DIR")
+    info.add_argument("--folder", type=argument_type(existing_folder), default=None,
+                      metavar="DIR")
     info.add_argument("--json", action="store_true", help="print one JSON object")
     info.set_defaults(func=run_info)
+
+
+def output_folder(text: str) -> Path:
+    """A folder to build tables into: one that exists, or a new one in a folder that does."""
+    return check_output_folder(text)
+
+
+def existing_folder(text: str) -> Path:
+    """A folder that exists, to list the tables of."""
+    path = check_output_folder(text)
+    if not path.is_dir():
+        raise FileRefusedError(f"{text}: no such folder")
+    return path
 
 
 def _check_game(name: str) -> None:

@@ -22,7 +22,7 @@ from rich.progress import (
 from ..cluster import make_runner
 from ..core import CapabilityError
 from ..learning import pipeline
-from .common import UsageError, count, start_game_command
+from .common import UsageError, count, input_file, output_file, start_game_command
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -57,7 +57,8 @@ def rate(text: str) -> float:
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--output", type=Path, required=True, help="the network file to write")
+    parser.add_argument("--output", type=output_file, required=True,
+                        help="the network file to write")
     parser.add_argument("--from-solver", type=count(0, 10_000_000), default=0, metavar="N",
                         help="label N positions by the game's solver (Gomoku: by its engine) "
                              "and learn from them")
@@ -84,7 +85,7 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                              "along a cosine over its passes (default), or constant")
     parser.add_argument("--weight-decay", type=rate, default=1e-2,
                         help="AdamW's weight decay (default 0.01)")
-    parser.add_argument("--start", type=Path, default=None,
+    parser.add_argument("--start", type=input_file, default=None,
                         help="start from this network instead of fresh weights")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
     parser.add_argument("--workers", type=count(1, 1024), default=1,
@@ -143,6 +144,6 @@ def run(args: argparse.Namespace) -> int:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
                   console=console, transient=False, disable=not sys.stderr.isatty()) as bar:
-        pipeline.run(game, plan, args.output, RichReporter(bar), hooks.label, restart=args.restart,
-                     map_units=map_units)
+        pipeline.run(game, plan, Path(args.output), RichReporter(bar), hooks.label,
+                     restart=args.restart, map_units=map_units)
     return 0

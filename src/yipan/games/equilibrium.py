@@ -35,6 +35,7 @@ from ..core import (
     GameHooks,
     check_level,
 )
+from ..core.files import OutputFile
 from ..search import cfr
 
 SOLVE_ITERATIONS = {"kuhn": 2000, "leduc": 2000, "liars-dice": 400}
@@ -218,4 +219,4 @@ def prepare(game: object = None) -> None:
 
 HOOKS = GameHooks(make_ai=make_ai, analyze=analyze, solve=solve, prepare=prepare, options=(
     CommandOption("save", "write the solved strategy to this file", commands=("solve",),
-                  kind=str),))
+                  kind=OutputFile),))

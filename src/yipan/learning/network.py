@@ -34,11 +34,12 @@ from typing import Any
 import numpy as np
 
 from ..core import YipanError
-from ..core.files import write_atomically
+from ..core.files import FileRefusedError, describe_size, read_capped, write_atomically
 
 FORMAT = "yipan-network"
 VERSION = 1
 MAX_HEADER = 1 << 16  # bytes
+MAX_FILE = 256 << 20  # bytes of a network file, and of its arrays unpacked: ours are a few MiB
 MAX_WIDTH = 1 << 14  # units in one layer: no file of ours is near it
 
 
@@ -185,14 +186,19 @@ def load(path: str | Path, game: Any = None) -> Network:
     """Read and check a network file (for ``game`` when given: its name and encoding)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise CorruptNetworkError(f"cannot read network {path}: {error.strerror}") from None
+        data = read_capped(path, MAX_FILE, "network")
+    except FileRefusedError as error:  # "network PATH: no such file", "... is a device"
+        raise CorruptNetworkError(f"cannot read {error}") from None
     return from_bytes(data, str(path), game)
 
 
 def from_bytes(data: bytes, name: str = "network", game: Any = None) -> Network:
     try:
+        with zipfile.ZipFile(io.BytesIO(data)) as packed:  # sizes read before unpacking any
+            unpacked = sum(member.file_size for member in packed.infolist())
+        if unpacked > MAX_FILE:
+            raise ValueError(f"its arrays would take {unpacked:,} bytes unpacked, more than "
+                             f"{describe_size(MAX_FILE)}")
         with np.load(io.BytesIO(data), allow_pickle=False) as archive:
             arrays = {key: archive[key] for key in archive.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as error:

@@ -38,7 +38,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..core import CapabilityError, Game, YipanError
-from ..core.files import write_atomically
+from ..core.files import read_capped, write_atomically
 from . import network as nets
 from .data import Dataset
 from .selfplay import UNIT_GAMES, ReplayBuffer, SelfPlay, match, self_play_unit
@@ -47,6 +47,7 @@ from .train import Settings, fit, measure
 CHUNK = 500
 GATE = 0.55
 REPLAY = 50_000  # examples kept for self-play training
+MAX_STATE_BYTES = 16 << 20  # a checkpoint's state.json: settings and a short log
 
 
 class CheckpointMismatch(YipanError, ValueError):
@@ -97,9 +98,9 @@ class Checkpoint:
     def __init__(self, folder: Path, plan: Plan) -> None:
         self.folder = folder
         self.state_path = folder / "state.json"
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)  # beside the output, in a folder that exists
         if self.state_path.is_file():
-            state = json.loads(self.state_path.read_text())
+            state = json.loads(read_capped(self.state_path, MAX_STATE_BYTES).decode())
             if state.get("plan") != plan.fingerprint():
                 raise CheckpointMismatch(
                     f"{folder} holds a run with other settings; give the same settings to "

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ..core import YipanError
-from ..core.files import write_atomically
+from ..core.files import read_capped, write_atomically
 from ..native import random_below, seed_from
 from .cards import CLASSES, DECK, combo_classes, combos, pair_weights
 from .evaluator import add_card, strength_of
@@ -217,6 +217,7 @@ def merge(tables: list[EquityTable]) -> EquityTable:
 
 # -- the file ------------------------------------------------------------------------------------
 MAGIC = "yipan-equities 1"
+MAX_TABLE_BYTES = 16 << 20  # the table is a line for each of 169 classes
 
 
 def deal_counts() -> np.ndarray:
@@ -241,7 +242,7 @@ def save_table(path: str | Path, table: EquityTable) -> None:
 def load_table(path: str | Path) -> EquityTable:
     """Read ``save_table``'s file; anything amiss is a CorruptEquityTableError."""
     name = Path(path).name
-    data = Path(path).read_bytes()
+    data = read_capped(path, MAX_TABLE_BYTES, "equity table")
     body, _, tail = data.rpartition(b"sha256 ")
     if not body or hashlib.sha256(body).hexdigest().encode() != tail.strip():
         raise CorruptEquityTableError(f"equity table {name!r}: checksum mismatch")

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core import GameOptionError
-from ..core.files import write_atomically
+from ..core.files import read_capped, write_atomically
 from .cards import CLASS_NAMES, CLASSES, pair_weights
 from .equity import (
     CorruptEquityTableError,
@@ -48,6 +48,7 @@ MAX_STACK = 20.0
 CHART_STACKS = np.round(np.arange(1.0, MAX_STACK + 1e-9, 0.1), 1)
 DEFAULT_TOLERANCE = 1e-4  # big blinds of exploitability
 MAX_ITERATIONS = 20_000
+MAX_CHARTS_BYTES = 16 << 20  # two thresholds for each of 169 classes, for a few antes
 PACKAGED_TABLE = Path(__file__).resolve().parents[1] / "data" / "holdem-equities.table"
 
 
@@ -227,7 +228,7 @@ def save_charts(path: str | Path, charts: list[Chart]) -> None:
 
 def load_charts(path: str | Path) -> dict[float, Chart]:
     """Read ``save_charts``'s file (a damaged one is a CorruptEquityTableError)."""
-    data = Path(path).read_bytes()
+    data = read_capped(path, MAX_CHARTS_BYTES, "charts")
     body, _, tail = data.rpartition(b"sha256 ")
     if not body or hashlib.sha256(body).hexdigest().encode() != tail.strip():
         raise CorruptEquityTableError(f"charts {Path(path).name!r}: checksum mismatch")

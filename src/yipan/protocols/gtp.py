@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ..core import IllegalMoveError, InvalidMoveError, YipanError
-from ..core.files import write_atomically
+from ..core.files import FileRefusedError, write_atomically
 from ..core.text import quote, read_int
 from ..core.version import VERSION
 from ..games.go.rules import (
@@ -738,6 +738,8 @@ class GtpEngine:
                 raise GtpError("cannot write file (not a regular file in an existing folder)")
             try:
                 write_atomically(target, data)
+            except FileRefusedError as error:  # a link, say, where the check above followed it
+                raise GtpError(f"cannot write file: {error}") from None
             except OSError as error:
                 raise GtpError(f"cannot write file: {error.strerror}") from None
             return ""

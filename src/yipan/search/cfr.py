@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from ..core import CHANCE, Analysis, CapabilityError, Game, Limit, YipanError, require
-from ..core.files import write_atomically
+from ..core.files import read_capped, write_atomically
 from . import cfr_kernel
 from .cfr_kernel import CHANCE as CHANCE_NODE
 from .cfr_kernel import DECISION, TERMINAL
@@ -652,6 +652,7 @@ def reference_cfr(game: Game, iterations: int) -> Strategy:
 # -- strategy files ------------------------------------------------------------------------------
 MAGIC = "yipan-strategy 1"
 MAX_LINE = 100_000  # characters of one line of a strategy file
+MAX_STRATEGY_BYTES = 1 << 30  # a million information sets of long lines
 
 
 def save_strategy(path: str | Path, game: Game, strategy: Strategy,
@@ -699,7 +700,7 @@ def load_strategy(path: str | Path, game: Game) -> tuple[Strategy, dict[str, Any
     def bad(why: str) -> CorruptStrategyError:
         return CorruptStrategyError(f"strategy file {name[:60]!r}: {why}")
 
-    data = Path(path).read_bytes()
+    data = read_capped(path, MAX_STRATEGY_BYTES, "strategy file")
     text, _, tail = data.rpartition(b"sha256 ")
     if not text or hashlib.sha256(text).hexdigest().encode() != tail.strip():
         raise bad("checksum mismatch (damaged or altered)")

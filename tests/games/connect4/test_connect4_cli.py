@@ -120,7 +120,7 @@ def test_book_build_for_another_game_uses_the_generic_builder(capsys, tmp_path):
     path = tmp_path / "ttt.book"
     status, out, _ = run(capsys, "book", "build", "tictactoe", "--depth", "2",
                          "--output", str(path))
-    assert status == 0 and path.read_text().startswith("yipan-book 2")
+    assert status == 0 and path.read_text().startswith("yipan-book 3")
 
 
 def test_book_build_rejects_a_negative_depth(capsys):

@@ -148,6 +148,24 @@ def test_sgf_in_and_out(gtp, tmp_path):
     assert refused(other, f"loadsgf {tmp_path / 'bad.sgf'}").startswith("cannot load file")
 
 
+def test_special_files_are_refused_by_loadsgf_and_printsgf(gtp, tmp_path):
+    os.mkfifo(tmp_path / "fifo")  # no writer: an ordinary open would wait for ever
+    (tmp_path / "zero").symlink_to("/dev/zero")  # endless, only ever read
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "kept.sgf").write_text("kept")
+    (tmp_path / "link").symlink_to(tmp_path / "kept.sgf")  # a link to a file: not replaced
+    for name in ("fifo", "zero", "folder"):
+        assert refused(gtp, f"loadsgf {tmp_path / name}").startswith("cannot load file")
+    for name in ("fifo", "zero", "folder", "link"):
+        assert refused(gtp, f"printsgf {tmp_path / name}").startswith("cannot write file")
+    assert os.readlink(tmp_path / "zero") == "/dev/zero"
+    assert os.readlink(tmp_path / "link") == str(tmp_path / "kept.sgf")
+    assert (tmp_path / "fifo").is_fifo() and (tmp_path / "folder").is_dir()
+    assert (tmp_path / "kept.sgf").read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "folder", "kept.sgf", "link",
+                                                          "zero"]
+
+
 def test_lines_are_cleaned_as_gtp_asks():
     assert clean("genmove\tb # a comment\x01\r") == "genmove b"
     assert clean("  # only a comment") == ""

@@ -34,13 +34,14 @@ from typing import Any
 import numpy as np
 
 from ...core import YipanError
-from ...core.files import write_atomically
+from ...core.files import FileRefusedError, read_capped, write_atomically
 from ...core.text import quote
 from . import retrograde
 from .board import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
 from .rules import Position, bitboard
 
 MAGIC = b"yipan-tablebase 1\n"
+MAX_TABLE_BYTES = 1 << 30  # a compressed table of a few pieces is a few MiB
 SUFFIX = ".tb"
 LETTERS = {"K": KING, "Q": QUEEN, "R": ROOK, "B": BISHOP, "N": KNIGHT, "P": PAWN}
 ORDER = "KQRBNP"  # within a side: the king, then strongest first
@@ -317,7 +318,8 @@ def build(names: Iterable[str], output: Path, *,
             continue
         say(f"level {number}: {len(todo)} table(s) to build: "
             f"{' '.join(m.name for m in todo)}")
-        jobs = [(material.name, {sub.name: (output / f"{sub.name}{SUFFIX}").read_bytes()
+        jobs = [(material.name, {sub.name: read_capped(output / f"{sub.name}{SUFFIX}",
+                                                       MAX_TABLE_BYTES)
                                  for sub in dependencies(material)}) for material in todo]
         for material, result in zip(todo, run(build_unit, jobs), strict=True):
             if not isinstance(result, tuple):  # a unit that failed, skipped by the runner
@@ -365,7 +367,11 @@ def save_table(table: Table, path: Path) -> None:
 
 def load_table(path: Path) -> Table:
     """A table file, checked whole (checksum, header, size); DamagedTableError if not."""
-    return _table_of_bytes(Path(path).read_bytes(), Path(path).name)
+    try:
+        data = read_capped(path, MAX_TABLE_BYTES)
+    except FileRefusedError as error:
+        raise DamagedTableError(str(error)) from None
+    return _table_of_bytes(data, Path(path).name)
 
 
 def _table_of_bytes(data: bytes, name: str) -> Table:
@@ -380,7 +386,10 @@ def _table_of_bytes(data: bytes, name: str) -> Table:
         header = json.loads(body[len(MAGIC):line_end])
         material = parse_signature(header["signature"])
         entries = int(header["entries"])
-        values = np.frombuffer(zlib.decompress(body[line_end + 1:]), dtype="<i2")
+        # unpacked no further than the table can be: a small file may not unpack to gigabytes
+        size = min(2 * 2 * 64 ** material.pieces, MAX_TABLE_BYTES)
+        values = np.frombuffer(zlib.decompressobj().decompress(body[line_end + 1:], size + 2),
+                               dtype="<i2")
     except (ValueError, KeyError, TypeError, zlib.error, TablebaseError) as error:
         raise DamagedTableError(f"{name}: bad header or data ({str(error)[:60]})") from None
     if material.name != header["signature"] or entries != 2 * 64 ** material.pieces \

@@ -41,7 +41,7 @@ import numpy as np
 
 from ...books.book import CorruptBookError
 from ...core import YipanError
-from ...core.files import write_atomically
+from ...core.files import FileRefusedError, read_capped, write_atomically
 from .rules import ConnectFour, Position, check_size, has_four
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 MAGIC = b"YIPANC4\x02"
 MAX_HEADER = 1024  # bytes: the header is five small fields
+MAX_BOOK_BYTES = 4 << 30  # nine bytes a position: books to ply 16 and beyond
 UNIT_SIZE = 64  # positions per unit of work: siblings share a table, so not too few
 
 
@@ -93,9 +94,9 @@ def read_book(path: str | Path) -> OpeningBook:
     """Load and verify a book; raises CorruptBookError naming what is wrong."""
     path = Path(path)
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise CorruptBookError(f"cannot read book {path}: {error.strerror}") from None
+        data = read_capped(path, MAX_BOOK_BYTES, "book")
+    except FileRefusedError as error:  # "book PATH: no such file", "... is a folder"
+        raise CorruptBookError(f"cannot read {error}") from None
     return parse_book(data, str(path))
 
 

@@ -32,12 +32,13 @@ from pathlib import Path
 import numpy as np
 
 from ...books.book import CorruptBookError
-from ...core.files import write_atomically
+from ...core.files import FileRefusedError, read_capped, write_atomically
 from .rules import ConnectFour, Position, check_size
 from .solver import Solver
 
 MAGIC = b"YIPANC4S"
 MAX_HEADER = 1024
+MAX_STRATEGY_BYTES = 4 << 30  # nine bytes a position
 
 
 @dataclass(frozen=True)
@@ -78,9 +79,9 @@ def read_strategy(path: str | Path) -> StrategyBook:
     """Load and verify a strategy book; CorruptBookError (one line) when it is damaged."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise CorruptBookError(f"cannot read {name}: {error.strerror}") from None
+        data = read_capped(path, MAX_STRATEGY_BYTES, "strategy book")
+    except FileRefusedError as error:  # "book PATH: no such file", "... is a folder"
+        raise CorruptBookError(f"cannot read {error}") from None
     start = len(MAGIC) + 4
     if not data.startswith(MAGIC) or len(data) < start + 32:
         raise CorruptBookError(f"{name} is not a yipan Connect Four strategy book")

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from ...core import Analysis, AnalysisRequest, CommandOption, GameHooks, Limit
-from ...core.files import write_atomically
+from ...core.files import InputFile, OutputFile, read_capped, write_atomically
 from .engine import Decision, warm_up
 from .player import EnginePlayer, make_ai, search_result
 from .rules import Go, Position
 from .scoring import estimated_score
-from .sgf import read_sgf, write_sgf
+from .sgf import MAX_SGF_BYTES, read_sgf, write_sgf
 
 DEFAULT_SECONDS = 5.0
 BEST_MOVES = 8
@@ -31,9 +31,9 @@ REPORT_SECONDS = 0.5
 
 OPTIONS = (
     CommandOption("sgf", "start from the game in this SGF file (its last position)",
-                  commands=("play", "analyze"), kind=str),
+                  commands=("play", "analyze"), kind=InputFile),
     CommandOption("save", "write the game to this SGF file when it ends", commands=("play",),
-                  kind=str),
+                  kind=OutputFile),
 )
 
 
@@ -99,7 +99,7 @@ def start(game: Go, options: Mapping[str, Any]) -> tuple[Go, list[Position]] | N
     path = options.get("sgf")
     if not path:
         return None
-    record = read_sgf(Path(path).read_bytes())
+    record = read_sgf(read_capped(path, MAX_SGF_BYTES, "--sgf"))
     return record.game, list(record.states)
 
 

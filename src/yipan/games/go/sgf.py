@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sgfmill import sgf, sgf_moves
 
@@ -45,18 +46,15 @@ def read_sgf(data: bytes) -> Record:
     try:
         record = sgf.Sgf_game.from_bytes(data)
     except ValueError as error:
-        raise SgfError(f"cannot read the SGF: {str(error)[:100]}") from None
+        why = str(error) or "it is not an SGF game record"
+        raise SgfError(f"cannot read the SGF: {why[:100]}") from None
     root = record.get_root()
-    if root.has_property("GM") and root.get("GM") != 1:
+    if root.has_property("GM") and _raw(root, "GM").strip() != "1":
         raise SgfError("the SGF record is not of a Go game (GM is not 1)")
     size = record.get_size()
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise SgfError(f"board size {size} is out of range ({MIN_SIZE}..{MAX_SIZE})")
-    try:
-        komi = float(record.get_komi())
-        board, plays = sgf_moves.get_setup_and_moves(record)
-    except ValueError as error:
-        raise SgfError(f"cannot read the SGF: {str(error)[:100]}") from None
+    board, plays, komi = _setup_moves_and_komi(record, size)
     occupied = board.list_occupied_points()  # [(colour, (row from the bottom, col)), ...]
     black = {(size - 1 - r, c) for colour, (r, c) in occupied if colour == "b"}
     white = {(size - 1 - r, c) for colour, (r, c) in occupied if colour == "w"}
@@ -89,6 +87,50 @@ def read_sgf(data: bytes) -> Record:
         moves.append(move)
     result = root.get("RE") if root.has_property("RE") else None
     return Record(game, tuple(states), tuple(moves), result)
+
+
+def _setup_moves_and_komi(record: sgf.Sgf_game, size: int) -> tuple[Any, list, float]:
+    """sgfmill's setup and moves, with what is wrong said in words: its own errors name
+    neither the property nor the node (a point off the board raises a bare ValueError)."""
+    root = record.get_root()
+    board_name = f"the {size}x{size} board"
+    try:
+        komi = float(record.get_komi())
+    except ValueError:
+        raise SgfError(f"cannot read the SGF: the komi KM[{_raw(root, 'KM')}] is not a "
+                       "number") from None
+    for identifier in ("AB", "AW", "AE"):
+        if root.has_property(identifier):
+            try:
+                root.get(identifier)
+            except ValueError:
+                raise SgfError(f"cannot read the SGF: the setup {identifier}"
+                               f"[{_raw(root, identifier)}] is not a list of points of "
+                               f"{board_name}") from None
+    for number, node in enumerate(record.get_main_sequence()[1:], 1):
+        for identifier in ("B", "W"):
+            if node.has_property(identifier):
+                try:
+                    node.get(identifier)
+                except ValueError:
+                    raise SgfError(f"cannot read the SGF: move {number}, {identifier}"
+                                   f"[{_raw(node, identifier)}], is not a point of "
+                                   f"{board_name}") from None
+    try:
+        board, plays = sgf_moves.get_setup_and_moves(record)
+    except ValueError as error:
+        why = str(error) or "a property of the game is malformed"
+        raise SgfError(f"cannot read the SGF: {why[:100]}") from None
+    return board, plays, komi
+
+
+def _raw(node: Any, identifier: str) -> str:
+    """A property's text as written in the file, short."""
+    try:
+        text = node.get_raw(identifier).decode("utf-8", "replace")
+    except (KeyError, ValueError):
+        return ""
+    return text if len(text) <= 20 else text[:20] + "…"
 
 
 def _safe_handicap(size: int, stones: int) -> list[tuple[int, int]]:
