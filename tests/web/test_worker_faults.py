@@ -21,11 +21,19 @@ QUICK = SearchJob(game="tictactoe", moves=("a1", "a2", "b1", "b2"), engine="alph
                   limit=Limit(time=5))
 
 
+def worker_pid(runner: SearchRunner, token: str) -> int | None:
+    """The process id of the worker that runs the search named ``token`` (None between a
+    dead worker and its retry)."""
+    worker = runner._named[token].worker
+    return None if worker is None else worker.process.pid
+
+
 def kill(runner: SearchRunner, token: str) -> int:
     """SIGKILL the worker that runs the search named ``token``; its pid."""
-    worker, _ = runner._named[token]
-    os.kill(worker.process.pid, signal.SIGKILL)
-    return worker.process.pid
+    pid = worker_pid(runner, token)
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    return pid
 
 
 async def search_with_kills(runner: SearchRunner, job: SearchJob, kills: int
@@ -41,7 +49,7 @@ async def search_with_kills(runner: SearchRunner, job: SearchJob, kills: int
         reading = asyncio.ensure_future(read())
         killed: set[int] = set()
         for _ in range(kills):
-            while runner._named[token][0].process.pid in killed:  # wait for the retry's
+            while worker_pid(runner, token) in killed | {None}:  # wait for the retry's
                 await asyncio.sleep(0.01)
             killed.add(kill(runner, token))
         return await reading

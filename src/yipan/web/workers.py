@@ -242,6 +242,7 @@ class _Search:
     deadline: float = 0.0
     runs: int = 1
     finished: bool = False
+    hurried: bool = False  # "Move now" was asked: a search run again is asked again
 
 
 class SearchRunner:
@@ -267,7 +268,7 @@ class SearchRunner:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ids = itertools.count(1)
         self._cleanups: set[asyncio.Task] = set()
-        self._named: dict[str, tuple[_Worker, int]] = {}  # token -> the search's worker, job
+        self._named: dict[str, _Search] = {}  # token -> the search it names
 
     def _semaphore(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
@@ -310,8 +311,9 @@ class SearchRunner:
         named = self._named.get(token)
         if named is None:
             return False
-        worker, job_id = named
-        worker.ask_to_hurry(job_id)
+        named.hurried = True
+        if named.worker is not None:  # (None between a dead worker and its retry)
+            named.worker.ask_to_hurry(named.job_id)
         return True
 
     @asynccontextmanager
@@ -332,6 +334,8 @@ class SearchRunner:
             self.waiting -= 1
         self.running += 1
         state = _Search(job, token)
+        if token is not None:
+            self._named[token] = state
         try:
             await self._dispatch(state, await self._idle_worker())
             self.searches += 1
@@ -368,8 +372,8 @@ class SearchRunner:
             worker.send(state.job_id, state.job)
         state.worker = worker
         state.deadline = time.monotonic() + PREPARING
-        if state.token is not None:
-            self._named[state.token] = (worker, state.job_id)
+        if state.hurried:  # asked before this worker had the search
+            worker.ask_to_hurry(state.job_id)
 
     def _release(self, worker: _Worker) -> None:
         if worker.alive and len(self._idle) < self.max_running:
