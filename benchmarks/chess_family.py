@@ -1,7 +1,7 @@
 """The chess family's shared engine against another checkout's (before the sharing, or any
 other): the same searches at fixed depths in both, the nodes compared and the speed as a ratio.
 
-    git -C /work/main worktree add --detach /tmp/old be3f048     # the code to compare with
+    git worktree add --detach /tmp/old <commit>     # the code to compare with
     PYTHONPATH=src python benchmarks/chess_family.py --old /tmp/old      # or $YIPAN_OLD
     PYTHONPATH=src python benchmarks/chess_family.py --old /tmp/old --rounds 5 --only chess
 
@@ -71,6 +71,7 @@ print(json.dumps(results))
 
 def run(source: Path, game: str) -> list[dict]:
     """The searches of ``game``'s positions in the checkout at ``source`` (its own process)."""
+    # (YIPAN_COMPILE_HELPER=0: a checkout from before the second compiling process retired)
     env = {**os.environ, "PYTHONPATH": str(source / "src"), "YIPAN_COMPILE_HELPER": "0"}
     done = subprocess.run([sys.executable, "-c", CHILD, game, json.dumps(POSITIONS[game])],
                           env=env, capture_output=True, text=True, check=False)

@@ -225,7 +225,7 @@ def kernel_files(package: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("name", ["games.connect4", "games.gomoku", "games.g2048", "poker",
-                                  "games.chess", "games.go", "games.xiangqi"])
+                                  "games.chess", "games.go", "games.xiangqi", "chess_family"])
 def test_each_package_with_kernels_guards_every_kernel_file(name):
     import importlib
 
@@ -237,7 +237,8 @@ def test_each_package_with_kernels_guards_every_kernel_file(name):
 def test_every_package_with_kernels_is_one_of_the_guarded_ones():
     source = Path(yipan.__file__).parent
     with_kernels = {path.relative_to(source).as_posix()
-                    for path in [*(source / "games").iterdir(), source / "poker"]
+                    for path in [*(source / "games").iterdir(), source / "poker",
+                                 source / "chess_family"]
                     if path.is_dir() and kernel_files(path)}
     assert with_kernels == {"games/connect4", "games/gomoku", "games/g2048", "poker",
-                            "games/chess", "games/go", "games/xiangqi"}
+                            "games/chess", "games/go", "games/xiangqi", "chess_family"}

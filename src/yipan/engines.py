@@ -194,11 +194,11 @@ _NAMES: dict[str, str] = {}  # every name and alias -> the engine's name
 
 def register_engine(spec: EngineSpec) -> EngineSpec:
     """Add an engine to every front end (or replace the one of that name)."""
+    for name in (spec.name, *spec.aliases):
+        if _NAMES.get(name, spec.name) != spec.name:  # checked before the old one goes
+            raise ValueError(f"the engine name {name!r} is taken by {_NAMES[name]!r}")
     if spec.name in _ENGINES:
         unregister_engine(spec.name)
-    for name in (spec.name, *spec.aliases):
-        if name in _NAMES:
-            raise ValueError(f"the engine name {name!r} is taken by {_NAMES[name]!r}")
     _ENGINES[spec.name] = spec
     for name in (spec.name, *spec.aliases):
         _NAMES[name] = spec.name

@@ -22,10 +22,11 @@ rules, the null move's guard, quiescence's choice of moves and move ordering), a
 only it has (chess's endgame tables, xiangqi's perpetual check and banned moves).
 
 Why each game keeps its recursive node: it calls itself, and numba resolves what a kernel
-calls when it compiles it, from the kernel's module. One node written once and compiled per
-game over the game's rules (a copy of the function with the game's names in its globals) was
-tried: the same nodes, but chess searched 6-12% slower (a copy of chess's own node compiled
-the same way was not), so the node is written in each game over these pieces instead.
+calls when it compiles it, from the kernel's module. A node written once and compiled per
+game over functions the game supplies searches the same nodes but slower, since numba does
+not inline what is passed in as well as what a module names (``benchmarks/chess_family.py``
+measures the shared pieces against each game's own), so the node is written in each game
+over these pieces instead.
 
 Not a game (nothing is registered): it imports core, search and the numba helpers, never
 ``games``, front ends or engines.

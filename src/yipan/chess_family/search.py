@@ -18,9 +18,9 @@ replaced when deeper or from an older search (``GENERATION``); mates stored rela
 node, so that the same entry serves at any ply.
 
 Every helper a node calls on its hot path is inlined (``inline="always"``): the node compiles
-as if written in one piece. Move ordering stays in each game's kernel, whole: the killers and
-history written as a shared inlined helper there cost about 12% of the search's speed
-(``benchmarks/chess_family.py``), for five lines.
+as if written in one piece. Move ordering stays in each game's kernel, whole: it is the hottest
+loop of the search, and a shared helper for its five lines of killers and history slows it
+(``benchmarks/chess_family.py`` measures it).
 """
 
 from __future__ import annotations
