@@ -441,6 +441,10 @@ def _import(module_name: str) -> Any:
         return importlib.import_module(module_name)
     except LoadError:
         raise
+    except SystemExit as error:  # a script's sys.exit() when imported
+        raise LoadError(f"cannot load {quote(module_name)}: it exits when imported (SystemExit "
+                        f"{error.code}); put its script under if __name__ == '__main__'"
+                        ) from None
     except Exception as error:  # noqa: BLE001 - a user's module: one line, never a traceback
         raise LoadError(f"cannot load {quote(module_name)}: {type(error).__name__}: "
                         f"{error}") from None

@@ -98,3 +98,11 @@ def test_the_command_exits_0_when_clean_1_with_the_list_2_when_it_cannot_load():
         failed = yipan_cli("check", target)
         assert failed.returncode == 2, (target, failed.stdout)
         assert len(failed.stderr.strip().splitlines()) == 1 and "Traceback" not in failed.stderr
+
+
+def test_a_module_that_exits_when_imported_gets_one_line_and_status_2(tmp_path) -> None:
+    script = tmp_path / "exits.py"
+    script.write_text("import sys\nsys.exit(3)\n")
+    failed = yipan_cli("check", str(script))
+    assert failed.returncode == 2, failed.stderr
+    assert failed.stderr.count("\n") == 1 and "exits when imported" in failed.stderr
