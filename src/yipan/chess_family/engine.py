@@ -162,6 +162,15 @@ class FamilyEngine:
         np.floor_divide(ctx.history, 8, out=ctx.history)  # old counts fade
         self.load_position(state)
 
+    def _ban(self, state: Any, banned: tuple[int, ...]) -> None:
+        """Write the root's banned moves (legal ones, not all of them) into the context."""
+        moves = self.legal_moves(state)
+        banned = tuple(move for move in banned if move in moves)
+        if len(banned) == len(moves):
+            banned = ()
+        self.ctx.banned.fill(0)
+        self.ctx.banned[:len(banned)] = banned
+
     # -- searching -------------------------------------------------------------------------------
     def iterate(self, state: Any, limit: Limit | None = None, *,
                 soft_time: float | None = None) -> Iterator[Iteration]:
@@ -181,15 +190,18 @@ class FamilyEngine:
                             self.legal_moves(state), on_iteration)
 
     def deepen(self, state: Any, limit: Limit, start: float,
-               soft_time: float | None = None) -> Iterator[Iteration]:
+               soft_time: float | None = None,
+               banned: tuple[int, ...] = ()) -> Iterator[Iteration]:
         """One Iteration per finished depth of the kernel's search from ``state`` (which has
         a move), until the limit (depth, nodes, time: a hard deadline counted from
         ``start``; ``soft_time``: no new depth starts after it) or a stop.
 
         The first depth always finishes (time and stop count from the second on; only a node
-        budget smaller than it cuts it short), so a move is known."""
+        budget smaller than it cuts it short), so a move is known. A ``banned`` move is not
+        played at the root (when every move is, the ban is ignored)."""
         deadline = None if limit.time is None else start + limit.time
         self._load(state, limit.nodes)
+        self._ban(state, banned)
         control = self.ctx.control
         max_depth = min(limit.depth if limit.depth is not None else MAX_PLY - 8, MAX_PLY - 8)
         watcher = Watcher(control, deadline, limit.stop)

@@ -183,6 +183,17 @@ def bound_of(best: int, original_alpha: int, beta: int) -> int:
     return LOWER if best >= beta else EXACT if best > original_alpha else UPPER
 
 
+@njit(cache=True, inline="always")
+def is_banned(ctx: Any, move: int) -> bool:
+    """Whether a root move is one of ``ctx.banned`` (ended by 0)."""
+    at = 0
+    while ctx.banned[at] != 0:
+        if ctx.banned[at] == move:
+            return True
+        at += 1
+    return False
+
+
 # -- moves: their order, pruning and reductions ----------------------------------------------------
 @njit(cache=True, inline="always")
 def pick(ctx: Any, ply: int, start: int, count: int) -> int:

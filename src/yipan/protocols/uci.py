@@ -8,8 +8,11 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
     uci                          -> id name/author, the options, uciok
     isready                      -> readyok (once the kernels are loaded)
     ucinewgame                   a new game: the table and the move history are cleared
-    setoption name N [value V]   Hash (MB), Threads (1), Move Overhead (ms), UCI_Variant
-                                 (chess or xiangqi), and each variant's own (uci_variants):
+    setoption name N [value V]   Hash (MB), Threads (1), Move Overhead (ms), MultiPV (lines
+                                 reported, each with its own score and pv: the n-th is the
+                                 best search with the first n - 1 lines' moves banned at the
+                                 root), UCI_Variant (chess or xiangqi), and each variant's own
+                                 (uci_variants):
                                  chess: OwnBook, BookFile (a Polyglot .bin, read through
                                  python-chess), TablebasePath (yipan's endgame tables;
                                  default: their usual folder), SyzygyPath (a folder of
@@ -26,9 +29,10 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
     ponderhit                    a ``go ponder`` goes on under its clock
     quit
 
-``info`` lines give ``depth seldepth score cp|mate nodes nps [tbhits] hashfull time pv`` per
-finished depth. ``bestmove 0000`` only where the side to move has no move at all (mated,
-stalemated); a position drawn by rule (fifty moves, repetition, bare kings) still gets a move.
+``info`` lines give ``depth seldepth [multipv k] score cp|mate nodes nps [tbhits] hashfull time
+pv`` per finished depth (with MultiPV N > 1, N lines a depth, best first). ``bestmove 0000``
+only where the side to move has no move at all (mated, stalemated); a position drawn by rule
+(fifty moves, repetition, bare kings) still gets a move.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from .uci_family import (
     DEFAULT_HASH_MB,
     DEFAULT_OVERHEAD_MS,
     MAX_HASH_MB,
+    MAX_MULTIPV,
     NAME,
     EngineProtocol,
     Go,
@@ -61,6 +66,7 @@ OPTIONS = (
     Option("Hash", "spin", str(DEFAULT_HASH_MB), 1, MAX_HASH_MB),
     Option("Threads", "spin", "1", 1, 1),
     Option("Move Overhead", "spin", str(DEFAULT_OVERHEAD_MS), 0, 5000),
+    Option("MultiPV", "spin", "1", 1, MAX_MULTIPV),
 )
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes",
               "mate")
@@ -123,6 +129,8 @@ class UciEngine(EngineProtocol):
             spin(value, "Threads", 1, 1)
         elif name == "move overhead":
             self.overhead_ms = spin(value, "Move Overhead", 0, 5000)
+        elif name == "multipv":
+            self.multipv = spin(value, "MultiPV", 1, MAX_MULTIPV)
         elif name == "uci_variant":
             if value.lower() not in VARIANTS:
                 raise ValueError(f"UCI_Variant is one of {', '.join(VARIANTS)}")
@@ -164,15 +172,21 @@ class UciEngine(EngineProtocol):
                   ponder="ponder" in flags, searchmoves=tuple(searchmoves))
 
     # -- what it writes -------------------------------------------------------------------------
-    def report(self, iteration: Any) -> None:
+    def report(self, iteration: Any, rank: int = 0) -> None:
+        """An info line (``rank``: its ``multipv`` number, 0 for none)."""
         hits = self.variant.table_hits(iteration)
         self.say(
             f"info depth {iteration.depth} seldepth {iteration.seldepth} "
-            f"score {self.variant.score_text(iteration.score)} nodes {iteration.nodes} "
+            + ("" if rank == 0 else f"multipv {rank} ")
+            + f"score {self.variant.score_text(iteration.score)} nodes {iteration.nodes} "
             f"nps {iteration.nodes_per_second} "
             + ("" if hits is None else f"tbhits {hits} ")
             + f"hashfull {self.variant.hashfull()} time {int(iteration.seconds * 1000)} "
             f"pv {' '.join(self.variant.move_text(m) for m in iteration.pv)}")
+
+    def report_lines(self, lines: list[Any]) -> None:
+        for rank, line in enumerate(lines, 1):
+            self.report(line, rank)
 
     def no_move_line(self) -> str:
         return "bestmove 0000"

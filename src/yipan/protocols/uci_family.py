@@ -28,6 +28,7 @@ import argparse
 import random
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, TextIO
@@ -46,6 +47,8 @@ DEFAULT_HASH_MB = 64
 DEFAULT_OVERHEAD_MS = 50
 MAX_MILLISECONDS = 10**9  # about eleven days: any clock beyond is read as this
 NULL_MOVE = "0000"
+MAX_MULTIPV = 64
+MAX_MULTIPV_DEPTH = 100  # the deepest depth of a MultiPV search without a depth limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,7 @@ class EngineProtocol:
         self.game = variant.new_game()
         self.state = self.game.initial_state()
         self.banned: tuple[int, ...] = ()  # root moves the next search may not play
+        self.multipv = 1  # lines a search reports (UCI MultiPV)
         self.overhead_ms = DEFAULT_OVERHEAD_MS
         self.rng = rng or random.Random()
         self.ready = threading.Event()
@@ -329,8 +333,11 @@ class EngineProtocol:
                 return self.best_line(book, None, None, go)
         if len(moves) == 1 and not go.until_stop:
             limit = replace(limit, depth=1, nodes=None, time=None)
-        found = self.variant.think(state, limit, soft_time=soft, report=self.report,
-                                   allowed=allowed, note=self.info_string)
+        if self.multipv > 1 and len(moves) > 1:
+            found = self._think_lines(state, moves, limit, soft)
+        else:
+            found = self.variant.think(state, limit, soft_time=soft, report=self.report,
+                                       allowed=allowed, note=self.info_string)
         if found is None or found.move not in moves:
             if found is not None:
                 self.info_string("the search's move is not legal here: the first legal "
@@ -340,12 +347,65 @@ class EngineProtocol:
         return self.best_line(found.move, found.pv[1] if len(found.pv) > 1 else None,
                               found.score, go)
 
+    def _think_lines(self, state: Any, moves: tuple[int, ...], limit: Limit,
+                     soft: float | None) -> Any:
+        """MultiPV: depth after depth, the best line among ``moves``, then the best with
+        that line's first move banned at the root, and so on; each finished depth reports
+        its lines best first (``report_lines``). A depth cut short (stop, time, nodes) is
+        thrown away, except the first: its lines found so far answer. Returns the best
+        line of the last depth."""
+        start = time.perf_counter()
+        every = len(self.variant.moves(state))
+        count = min(self.multipv, len(moves))
+        deepest = MAX_MULTIPV_DEPTH if limit.depth is None else limit.depth
+        nodes = 0
+        last: list[Any] = []
+
+        def spent() -> bool:
+            elapsed = time.perf_counter() - start
+            return limit.stopped() or (limit.time is not None and elapsed >= limit.time) \
+                or (limit.nodes is not None and nodes >= limit.nodes)
+
+        for depth in range(1, deepest + 1):
+            lines: list[Any] = []
+            while len(lines) < count:
+                taken = {line.move for line in lines}
+                left = tuple(move for move in moves if move not in taken)
+                elapsed = time.perf_counter() - start
+                part = Limit(depth=depth,
+                             nodes=None if limit.nodes is None else max(1, limit.nodes - nodes),
+                             time=None if limit.time is None else max(0.0, limit.time - elapsed),
+                             stop=limit.stop)
+                found = self.variant.think(state, part, soft_time=None, report=ignore,
+                                           allowed=None if len(left) == every else left,
+                                           note=self.info_string)
+                if found is None:
+                    break
+                nodes += found.nodes
+                if spent() and (last or lines):
+                    break
+                lines.append(found)
+            if len(lines) < count:  # cut short
+                return (last or lines)[0]
+            lines.sort(key=lambda line: -line.score)
+            seconds = time.perf_counter() - start
+            last = [replace(line, depth=depth, nodes=nodes, seconds=seconds) for line in lines]
+            self.report_lines(last)
+            if soft is not None and seconds >= soft:
+                break
+        return last[0]
+
     # -- what a dialect writes ------------------------------------------------------------------
     def read_go(self, arguments: list[str]) -> Go:
         raise NotImplementedError
 
     def report(self, iteration: Any) -> None:
         """The info line of a finished depth."""
+
+    def report_lines(self, lines: list[Any]) -> None:
+        """The info lines of a finished MultiPV depth, best first (a dialect without
+        MultiPV reports the best)."""
+        self.report(lines[0])
 
     def finished(self, found: Any) -> None:
         """Lines after the search, before the answer."""
@@ -356,6 +416,10 @@ class EngineProtocol:
 
     def no_move_line(self) -> str:
         raise NotImplementedError
+
+
+def ignore(_iteration: Any) -> None:
+    """A report nobody reads (the lines of a MultiPV depth are reported together)."""
 
 
 # -- running a dialect as a program ---------------------------------------------------------------

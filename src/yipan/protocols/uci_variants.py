@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,8 +55,6 @@ class Option:
 Note = Callable[[str], None]  # a line for the GUI (the loop's ``info string``)
 Report = Callable[[Any], None]  # called with each finished depth's Iteration
 Budget = tuple[float | None, float | None]  # (soft, hard) seconds for a move
-
-MAX_ROOT_DEPTH = 100  # the restricted root search's deepest depth (the engine's is 120)
 
 
 def is_empty(value: str) -> bool:
@@ -231,10 +228,10 @@ class ChessVariant(Variant):
         moves = self.moves(state)
         while True:
             try:
-                if allowed is None or set(allowed) >= set(moves):
-                    return self.engine.think(state, limit, soft_time=soft_time,
-                                             on_iteration=report)
-                return self._think_among(state, allowed, limit, soft_time, report)
+                banned = () if allowed is None else \
+                    tuple(move for move in moves if move not in allowed)
+                return self.engine.think(state, limit, soft_time=soft_time,
+                                         on_iteration=report, banned=banned)
             except (DamagedTableError, OSError) as error:
                 # the tables are set aside for this session; the search runs without them
                 if str(error).startswith("Syzygy") and self.engine.syzygy is not None:
@@ -245,82 +242,6 @@ class ChessVariant(Variant):
                     note(f"endgame tables not used: {error}")
                 else:
                     raise
-
-    def _think_among(self, state: Any, allowed: tuple[int, ...], limit: Limit,
-                     soft_time: float | None, report: Report) -> Any:
-        """Iterative deepening over some root moves: at depth d each move's position is
-        searched by the engine to depth d - 1 (its table remembers the shallower ones).
-        As in the engine, the first depth always finishes (only a node budget cuts it
-        short); a later depth cut short (stop, time, nodes) is thrown away and the last whole
-        one answers."""
-        from ..games.chess.engine import Iteration, mate_in_plies
-        from ..games.chess.rules import play_move
-
-        start = time.perf_counter()
-        game = self._rules_at_start
-        nodes = hits = 0
-        last: Any = None
-        deepest = MAX_ROOT_DEPTH if limit.depth is None else max(2, min(limit.depth,
-                                                                        MAX_ROOT_DEPTH))
-        def cut_short() -> bool:
-            out_of_time = limit.time is not None and time.perf_counter() - start >= limit.time
-            return limit.nodes is not None and nodes >= limit.nodes \
-                or last is not None and (limit.stopped() or out_of_time)
-
-        for depth in range(2, deepest + 1):
-            best: Any = None
-            seldepth = 0
-            for move in allowed:
-                if cut_short():
-                    return last or best or self._first(allowed)
-                elapsed = time.perf_counter() - start
-                nodes_left = None if limit.nodes is None else limit.nodes - nodes
-                child_limit = Limit(depth=1, nodes=nodes_left) if last is None else Limit(
-                    depth=depth - 1, nodes=nodes_left,
-                    time=None if limit.time is None else limit.time - elapsed, stop=limit.stop)
-                child = play_move(state, move)
-                outcome = game.outcome(child)
-                if outcome is not None:  # mate, stalemate or a draw by rule
-                    score = 0 if outcome.winner is None else \
-                        self._mate_score() if outcome.winner == state.turn else -self._mate_score()
-                    line: tuple[int, ...] = (move,)
-                else:
-                    reply = self.engine.think(child, child_limit)
-                    nodes += reply.nodes
-                    hits += reply.tablebase_hits
-                    seldepth = max(seldepth, reply.seldepth + 1)
-                    if reply.depth == 0:  # stopped before its first depth: no value
-                        return last or best or self._first(allowed)
-                    plies = mate_in_plies(reply.score)
-                    score = -reply.score if plies is None else \
-                        -reply.score + (1 if reply.score > 0 else -1)
-                    line = (move, *reply.pv)
-                if best is None or score > best.score:
-                    best = Iteration(depth=depth, seldepth=seldepth, score=score, pv=line,
-                                     nodes=nodes, seconds=time.perf_counter() - start,
-                                     tablebase_hits=hits)
-            if last is not None and cut_short():  # the last move's search was cut short
-                return last
-            last = Iteration(depth=depth, seldepth=max(seldepth, depth), score=best.score,
-                             pv=best.pv, nodes=nodes, seconds=time.perf_counter() - start,
-                             tablebase_hits=hits)
-            report(last)
-            if soft_time is not None and time.perf_counter() - start >= soft_time:
-                break
-        return last
-
-    @staticmethod
-    def _mate_score() -> int:
-        """The score of mating in one ply."""
-        from ..games.chess.search import MATE
-
-        return int(MATE) - 1
-
-    @staticmethod
-    def _first(allowed: tuple[int, ...]) -> Any:
-        from ..games.chess.engine import Iteration
-
-        return Iteration(depth=0, seldepth=0, score=0, pv=(allowed[0],), nodes=0, seconds=0.0)
 
 
 # -- xiangqi --------------------------------------------------------------------------------------

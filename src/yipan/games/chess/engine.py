@@ -92,32 +92,34 @@ class Engine(FamilyEngine):
         self.ctx.control[QUIET_CHECKS] = 1 if self.quiet_checks else 0
 
     def iterate(self, state: Position, limit: Limit | None = None, *,
-                soft_time: float | None = None, root_tables: bool = True
-                ) -> Iterator[Iteration]:
+                soft_time: float | None = None, root_tables: bool = True,
+                banned: tuple[int, ...] = ()) -> Iterator[Iteration]:
         """One Iteration per finished depth, until the limit or a stop
-        (``FamilyEngine.deepen``). With ``root_tables`` off the root is searched even where an
-        endgame table covers it (the tables still value the positions below it)."""
+        (``FamilyEngine.deepen``), never playing a ``banned`` move at the root (unless every
+        move is banned). With ``root_tables`` off, or moves banned, the root is searched even
+        where an endgame table covers it (the tables still value the positions below it)."""
         limit = limit or Limit()
         if not legal_moves_of(state):
             return
         start = time.perf_counter()
-        if root_tables:
+        if root_tables and not banned:
             known = self._from_tables(state, start) if self.tables is not None else None
             if known is None and self.syzygy is not None:
                 known = self._from_syzygy(state, start)
             if known is not None:
                 yield known
                 return
-        yield from self.deepen(state, limit, start, soft_time)
+        yield from self.deepen(state, limit, start, soft_time, banned)
 
     def think(self, state: Position, limit: Limit | None = None, *,
               soft_time: float | None = None,
               on_iteration: Callable[[Iteration], None] | None = None,
-              root_tables: bool = True) -> Iteration | None:
+              root_tables: bool = True, banned: tuple[int, ...] = ()) -> Iteration | None:
         """The last Iteration within the limit (None when the position has no move)."""
+        allowed = [move for move in legal_moves_of(state) if move not in banned]
         return self.last_of(self.iterate(state, limit, soft_time=soft_time,
-                                         root_tables=root_tables),
-                            legal_moves_of(state), on_iteration)
+                                         root_tables=root_tables, banned=banned),
+                            allowed or legal_moves_of(state), on_iteration)
 
     def _from_tables(self, state: Position, start: float) -> Iteration | None:
         """The endgame tables' answer for the root, when they cover it and its moves."""

@@ -64,6 +64,7 @@ from ...chess_family.search import (
     context_arrays,
     enter,
     futile,
+    is_banned,
     late_reduction,
     mated,
     new_best,
@@ -114,7 +115,7 @@ GOOD_CAPTURE_KEY = CAPTURE_KEY
 BAD_CAPTURE_KEY = -(1 << 20)
 
 ContextArrays = context_arrays(__name__, "scratch", "tb_values", "tb_lookup", "tb_info",
-                               "check_squares")
+                               "check_squares", "banned")
 
 
 class Context(ArrayStruct):
@@ -129,7 +130,8 @@ def _context_struct(arrays: Any) -> Context:
 
 def new_context(table_megabytes: int) -> Context:
     """Working memory for one engine: the table takes ``table_megabytes``, the rest about
-    1 MB; no endgame tables until the engine packs them in."""
+    1 MB; no endgame tables until the engine packs them in. ``banned`` lists root moves not
+    to play (searchmoves, MultiPV's lines after the first), ended by 0."""
     return Context.of(ContextArrays(
         **search_memory(table_megabytes, POSITION_SIZE, MAX_MOVES, 64),
         scratch=np.zeros(64, dtype=np.int64),
@@ -137,6 +139,7 @@ def new_context(table_megabytes: int) -> Context:
         tb_lookup=np.full(MATERIAL_KEYS, -1, dtype=np.int64),
         tb_info=np.zeros((0, INFO_SIZE), dtype=np.int64),
         check_squares=np.zeros((MAX_PLY + 2, 6), dtype=np.int64),
+        banned=np.zeros(MAX_MOVES + 1, dtype=np.int64),
     ))
 
 
@@ -362,6 +365,8 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     enemy = position[WHITE + 1 - side]
     for index in range(count):
         move = pick(ctx, ply, index, count)
+        if ply == 0 and is_banned(ctx, move):
+            continue
         target = (move >> 6) & 63
         capture = (enemy & SQUARE_BIT[target]) != 0 or (move >> 15) & 3 == EN_PASSANT
         quiet = not capture and (move >> 12) & 7 == 0

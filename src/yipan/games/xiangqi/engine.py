@@ -41,7 +41,6 @@ class Engine(FamilyEngine):
         self.weights = weights
         super().__init__(hash_mb)
         self.game = Xiangqi()
-        self._banned: tuple[int, ...] = ()
 
     def new_context(self, hash_mb: int) -> Context:
         return new_context(hash_mb, self.weights)
@@ -53,12 +52,10 @@ class Engine(FamilyEngine):
         return to_row(state)
 
     def load_position(self, state: Position) -> None:
-        """Which earlier positions were in check (perpetual check), and the banned moves."""
+        """Which earlier positions were in check (perpetual check)."""
         ctx = self.ctx
         history = state.history[-MAX_HISTORY:]
         ctx.path_checks[:len(history)] = state.checks[-MAX_HISTORY:]
-        ctx.banned.fill(0)
-        ctx.banned[:len(self._banned)] = self._banned
 
     def iterate(self, state: Position, limit: Limit | None = None, *,
                 soft_time: float | None = None,
@@ -69,14 +66,7 @@ class Engine(FamilyEngine):
         limit = limit or Limit()
         if not legal_moves_of(state):
             return
-        banned = tuple(move for move in banned if move in legal_moves_of(state))
-        if len(banned) == len(legal_moves_of(state)):
-            banned = ()  # every move banned: the ban is ignored
-        self._banned = banned
-        try:
-            yield from self.deepen(state, limit, time.perf_counter(), soft_time)
-        finally:
-            self._banned = ()
+        yield from self.deepen(state, limit, time.perf_counter(), soft_time, banned)
 
     def think(self, state: Position, limit: Limit | None = None, *,
               soft_time: float | None = None,

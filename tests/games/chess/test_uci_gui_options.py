@@ -1,0 +1,111 @@
+"""The UCI options GUIs and bots ask for (MultiPV, Ponder), driven through python-chess's
+engine client as python-chess, cutechess and lichess-bot drive an engine, and line by line."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+
+from yipan.protocols.uci import UciEngine
+
+SRC = Path(__file__).resolve().parents[3] / "src"
+SEARCH_ENDS = 120  # seconds: a search with a depth or node limit has ended long before
+
+# a winning capture: white's queen takes the undefended black queen on d5
+WINNING_CAPTURE = "4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1"
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+
+
+@pytest.fixture(scope="module")
+def compiled() -> None:
+    """The kernels compiled here first, so the engine process only loads them."""
+    from yipan.games.chess.hooks import prepare
+
+    prepare()
+
+
+@pytest.fixture(scope="module")
+def engine(compiled):
+    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    client = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "yipan.protocols.uci"],
+                                                 timeout=120, env=env)
+    yield client
+    client.quit()
+
+
+class Transcript:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        with self.lock:
+            self.lines.append(line)
+
+
+def run_session(*lines: str) -> list[str]:
+    """The lines handled in order, each search left to end by its own limit."""
+    out = Transcript()
+    uci = UciEngine(out, hash_mb=1)
+    for line in lines:
+        assert uci.handle(line) is True
+        if uci.search_thread is not None and not uci.pondering \
+                and not line.endswith("infinite"):
+            uci.search_thread.join(SEARCH_ENDS)
+            assert not uci.search_thread.is_alive(), f"{line!r} did not end by its limit"
+    uci.handle("isready")
+    assert out.lines[-1] == "readyok"
+    return out.lines
+
+
+# -- MultiPV --------------------------------------------------------------------------------------
+def test_multipv_is_declared_with_its_range(engine):
+    option = engine.options["MultiPV"]
+    assert (option.type, option.default, option.min) == ("spin", 1, 1)
+    assert option.max >= 3
+
+
+@pytest.mark.parametrize("fen", [WINNING_CAPTURE, MATE_IN_ONE])
+def test_multipv_gives_distinct_lines_best_first(engine, fen):
+    board = chess.Board(fen)
+    limit = chess.engine.Limit(depth=4)
+    best = engine.analyse(board, limit)["pv"][0]
+    infos = engine.analyse(board, limit, multipv=3)
+    assert len(infos) == 3
+    firsts = [info["pv"][0] for info in infos]
+    assert len(set(firsts)) == 3 and all(move in board.legal_moves for move in firsts)
+    scores = [info["score"].relative for info in infos]
+    assert scores == sorted(scores, reverse=True)
+    assert firsts[0] == best
+    assert all(info["depth"] == 4 and info["multipv"] == rank
+               for rank, info in enumerate(infos, 1))
+
+
+def test_multipv_reports_every_line_at_every_depth_and_is_capped_by_the_moves():
+    lines = run_session("setoption name MultiPV value 5",
+                        "position fen 7k/8/8/8/8/8/8/K7 w - - 0 1", "go depth 3")
+    infos = [line.split() for line in lines if line.startswith("info depth")]
+    # the lone king has three moves: three lines a depth, ranked 1 to 3
+    assert [(words[2], words[words.index("multipv") + 1]) for words in infos] == [
+        (str(depth), str(rank)) for depth in (1, 2, 3) for rank in (1, 2, 3)]
+    assert {words[words.index("pv") + 1] for words in infos} == {"a1a2", "a1b1", "a1b2"}
+    assert lines[-2].startswith("bestmove ")
+
+
+def test_multipv_with_searchmoves_stays_among_them():
+    lines = run_session("setoption name MultiPV value 3", "position startpos",
+                        "go depth 3 searchmoves a2a3 h2h3")
+    last = [line.split() for line in lines if line.startswith("info depth 3")]
+    assert sorted(words[words.index("pv") + 1] for words in last) == ["a2a3", "h2h3"]
+
+
+def test_a_bad_multipv_is_refused_and_one_line_kept():
+    lines = run_session("setoption name MultiPV value 0", "position startpos", "go depth 2")
+    assert any(line.startswith("info string setoption: MultiPV is 1 to") for line in lines)
+    assert not any("multipv" in line for line in lines if line.startswith("info depth"))
