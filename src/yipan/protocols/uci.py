@@ -11,8 +11,9 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
     setoption name N [value V]   Hash (MB), Threads (1), Move Overhead (ms), MultiPV (lines
                                  reported, each with its own score and pv: the n-th is the
                                  best search with the first n - 1 lines' moves banned at the
-                                 root), UCI_Variant (chess or xiangqi), and each variant's own
-                                 (uci_variants):
+                                 root), Ponder (go ponder is always understood: the
+                                 option only says the GUI may send it), UCI_Variant
+                                 (chess or xiangqi), and each variant's own (uci_variants):
                                  chess: OwnBook, BookFile (a Polyglot .bin, read through
                                  python-chess), TablebasePath (yipan's endgame tables;
                                  default: their usual folder), SyzygyPath (a folder of
@@ -67,6 +68,9 @@ OPTIONS = (
     Option("Threads", "spin", "1", 1, 1),
     Option("Move Overhead", "spin", str(DEFAULT_OVERHEAD_MS), 0, 5000),
     Option("MultiPV", "spin", "1", 1, MAX_MULTIPV),
+    # the GUI's word that it will send ``go ponder``: nothing to change here (the search
+    # thinks on the opponent's time only when asked to)
+    Option("Ponder", "check", "false"),
 )
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes",
               "mate")
@@ -129,6 +133,8 @@ class UciEngine(EngineProtocol):
             spin(value, "Threads", 1, 1)
         elif name == "move overhead":
             self.overhead_ms = spin(value, "Move Overhead", 0, 5000)
+        elif name == "ponder":
+            check(value, "Ponder")
         elif name == "multipv":
             self.multipv = spin(value, "MultiPV", 1, MAX_MULTIPV)
         elif name == "uci_variant":
@@ -190,6 +196,13 @@ class UciEngine(EngineProtocol):
 
     def no_move_line(self) -> str:
         return "bestmove 0000"
+
+
+def check(value: str, name: str) -> bool:
+    """A check option's value, or a ValueError saying why not."""
+    if value.lower() not in ("true", "false"):
+        raise ValueError(f"{name} is true or false")
+    return value.lower() == "true"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

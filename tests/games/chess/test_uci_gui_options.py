@@ -109,3 +109,55 @@ def test_a_bad_multipv_is_refused_and_one_line_kept():
     lines = run_session("setoption name MultiPV value 0", "position startpos", "go depth 2")
     assert any(line.startswith("info string setoption: MultiPV is 1 to") for line in lines)
     assert not any("multipv" in line for line in lines if line.startswith("info depth"))
+
+
+# -- pondering ------------------------------------------------------------------------------------
+def test_ponder_is_declared_and_a_game_ponders_on_the_expected_reply(engine):
+    assert engine.options["Ponder"].type == "check"
+    assert engine.options["Ponder"].default is False
+    board = chess.Board()
+    for _ in range(3):
+        # python-chess sends go ponder on the expected reply after each bestmove ... ponder
+        result = engine.play(board, chess.engine.Limit(depth=4), ponder=True)
+        assert result.move in board.legal_moves
+        board.push(result.move)
+        assert result.ponder is not None and result.ponder in board.legal_moves
+        board.push(result.ponder)
+
+
+def wait_for_depth(out: Transcript, depth: int) -> None:
+    """Until the search has reported ``depth`` (it is running)."""
+    finished = threading.Event()
+    while not finished.wait(0.01):
+        with out.lock:
+            if any(line.startswith(f"info depth {depth} ") for line in out.lines):
+                return
+
+
+@pytest.mark.parametrize("ending", ["ponderhit", "stop"])
+def test_go_ponder_answers_only_after_ponderhit_or_stop(compiled, ending):
+    out = Transcript()
+    uci = UciEngine(out, hash_mb=1)
+    uci.handle("setoption name Ponder value true")
+    uci.handle("position startpos moves e2e4 e7e5")
+    uci.handle("go ponder wtime 1000 btime 1000")
+    wait_for_depth(out, 3)
+    assert not any(line.startswith("bestmove") for line in out.lines)
+    thread = uci.search_thread
+    assert thread is not None
+    uci.handle(ending)  # stop waits for the answer; ponderhit lets the clock end it
+    thread.join(SEARCH_ENDS)
+    assert not thread.is_alive()
+    answers = [line.split() for line in out.lines if line.startswith("bestmove")]
+    assert len(answers) == 1
+    words = answers[0]
+    board = chess.Board()
+    for move in ("e2e4", "e7e5", words[1]):
+        board.push_uci(move)
+    assert words[2] == "ponder" and chess.Move.from_uci(words[3]) in board.legal_moves
+    assert not any(line.startswith("info string") for line in out.lines)
+
+
+def test_a_bad_ponder_value_is_refused_with_a_note():
+    lines = run_session("setoption name Ponder value maybe")
+    assert "info string setoption: Ponder is true or false" in lines
