@@ -150,14 +150,16 @@ class Variant:
 # -- chess ----------------------------------------------------------------------------------------
 class ChessVariant(Variant):
     """Chess: yipan's engine with its endgame tables (``TablebasePath``), a user's Syzygy
-    tables (``SyzygyPath``) and a Polyglot book (``OwnBook``, ``BookFile``). A damaged table
+    tables (``SyzygyPath``) and a Polyglot book (``OwnBook``, ``BookFile``); ``UCI_Chess960``
+    is declared for the GUIs that ask, and true refused with a note. A damaged table
     is set aside with a note and the search runs again without it. ``searchmoves`` is
     searched move by move (the chess engine has no root-move filter): each move's position
     by the engine, one ply shallower, depth after depth."""
 
     name = "chess"
     options = (Option("OwnBook", "check", "false"), Option("BookFile", "string", ""),
-               Option("TablebasePath", "string", ""), Option("SyzygyPath", "string", ""))
+               Option("TablebasePath", "string", ""), Option("SyzygyPath", "string", ""),
+               Option("UCI_Chess960", "check", "false"))
 
     def __init__(self, hash_mb: int) -> None:
         from ..games.chess.engine import Clock, Engine, budget, uci_score
@@ -177,6 +179,14 @@ class ChessVariant(Variant):
             self.own_book = value.lower() == "true"
         elif name == "bookfile":
             self.book_file = "" if is_empty(value) else value
+        elif name == "uci_chess960":
+            if value.lower() not in ("true", "false"):
+                raise ValueError("UCI_Chess960 is true or false")
+            if value.lower() == "true":
+                # the move generator knows only the standard castling squares: a Chess960
+                # game would be played with wrong castling, so none is played
+                note("UCI_Chess960: Chess960 castling is not supported; the option stays "
+                     "false (castling rights of a Chess960 FEN are refused)")
         elif name == "tablebasepath":
             from ..games.chess.tablebase import Tablebase, tablebase
 

@@ -161,3 +161,19 @@ def test_go_ponder_answers_only_after_ponderhit_or_stop(compiled, ending):
 def test_a_bad_ponder_value_is_refused_with_a_note():
     lines = run_session("setoption name Ponder value maybe")
     assert "info string setoption: Ponder is true or false" in lines
+
+
+# -- Chess960 -------------------------------------------------------------------------------------
+def test_chess960_is_declared_and_refused_rather_than_played_with_wrong_castling(engine):
+    assert engine.options["UCI_Chess960"].type == "check"
+    lines = run_session(
+        "setoption name UCI_Chess960 value true",
+        # a Chess960 start (rooks on f1 and h1, king on g1): its castling rights are refused
+        "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        # the king taking its own rook is no move while the option stays false
+        "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1")
+    notes = [line for line in lines if line.startswith("info string")]
+    assert notes[0].startswith("info string UCI_Chess960: Chess960 castling is not supported")
+    assert "bad castling rights" in notes[1]
+    assert notes[2].startswith("info string move 1 ('e1h1'): illegal move")
+    assert len(notes) == 3
