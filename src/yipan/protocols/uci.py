@@ -12,7 +12,11 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
                                  reported, each with its own score and pv: the n-th is the
                                  best search with the first n - 1 lines' moves banned at the
                                  root), Ponder (go ponder is always understood: the
-                                 option only says the GUI may send it), UCI_Variant
+                                 option only says the GUI may send it),
+                                 UCI_LimitStrength and UCI_Elo (a node budget and a
+                                 weighted random choice among four lines: strength.py; the
+                                 Elo scale is provisional, not measured), Seed (of that
+                                 choice; 0: none), UCI_Variant
                                  (chess or xiangqi), and each variant's own (uci_variants):
                                  chess: OwnBook, BookFile (a Polyglot .bin, read through
                                  python-chess), TablebasePath (yipan's endgame tables;
@@ -45,6 +49,7 @@ from typing import Any
 
 from ..core import YipanError
 from ..core.text import quote
+from . import strength
 from .uci_family import (
     AUTHOR,
     DEFAULT_HASH_MB,
@@ -62,6 +67,8 @@ from .uci_family import (
 )
 from .uci_variants import VARIANTS, Option, Variant
 
+MAX_SEED = 2**31 - 1
+
 # options of the protocol itself; each variant adds its own
 OPTIONS = (
     Option("Hash", "spin", str(DEFAULT_HASH_MB), 1, MAX_HASH_MB),
@@ -71,6 +78,10 @@ OPTIONS = (
     # the GUI's word that it will send ``go ponder``: nothing to change here (the search
     # thinks on the opponent's time only when asked to)
     Option("Ponder", "check", "false"),
+    Option("UCI_LimitStrength", "check", "false"),
+    Option("UCI_Elo", "spin", str(strength.MAX_ELO), strength.MIN_ELO, strength.MAX_ELO),
+    # the random source of a weakened engine's choices (0: none; games then differ)
+    Option("Seed", "spin", "0", 0, MAX_SEED),
 )
 GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes",
               "mate")
@@ -91,6 +102,8 @@ class UciEngine(EngineProtocol):
         if book:
             self.settings.update(bookfile=book, ownbook="true")
         super().__init__(write, VARIANTS[variant](hash_mb), hash_mb=hash_mb, rng=rng)
+        self.limit_strength = False
+        self.elo_asked = strength.MAX_ELO
         self._apply_settings(self.variant)
 
     def _apply_settings(self, variant: Variant) -> Variant:
@@ -135,6 +148,15 @@ class UciEngine(EngineProtocol):
             self.overhead_ms = spin(value, "Move Overhead", 0, 5000)
         elif name == "ponder":
             check(value, "Ponder")
+        elif name == "uci_limitstrength":
+            self.limit_strength = check(value, "UCI_LimitStrength")
+            self.elo = self.elo_asked if self.limit_strength else None
+        elif name == "uci_elo":
+            self.elo_asked = spin(value, "UCI_Elo", strength.MIN_ELO, strength.MAX_ELO)
+            self.elo = self.elo_asked if self.limit_strength else None
+        elif name == "seed":
+            self.seed = spin(value, "Seed", 0, MAX_SEED)
+            self.rng = random.Random(self.seed) if self.seed else random.Random()
         elif name == "multipv":
             self.multipv = spin(value, "MultiPV", 1, MAX_MULTIPV)
         elif name == "uci_variant":

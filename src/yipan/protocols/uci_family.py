@@ -36,6 +36,7 @@ from typing import Any, ClassVar, TextIO
 from ..core import GameOptionError, Limit, YipanError
 from ..core.text import quote, read_int
 from ..core.version import VERSION
+from . import strength
 from .uci_variants import Variant
 
 NAME = f"yipan {VERSION}"
@@ -110,8 +111,10 @@ class EngineProtocol:
         self.state = self.game.initial_state()
         self.banned: tuple[int, ...] = ()  # root moves the next search may not play
         self.multipv = 1  # lines a search reports (UCI MultiPV)
+        self.elo: int | None = None  # play at this strength (UCI_LimitStrength); None: full
         self.overhead_ms = DEFAULT_OVERHEAD_MS
         self.rng = rng or random.Random()
+        self.seed = 0  # UCI Seed: 0 for none (the random source runs on across games)
         self.ready = threading.Event()
         self.stop_event = threading.Event()
         self.search_thread: threading.Thread | None = None
@@ -179,8 +182,11 @@ class EngineProtocol:
         return False
 
     def new_game(self) -> None:
-        """A new game: the engine's memory and the banned moves forgotten."""
+        """A new game: the engine's memory and the banned moves forgotten, the random
+        source started again from its seed (when one was set)."""
         self._settle()
+        if self.seed:
+            self.rng = random.Random(self.seed)
         self.variant.clear()
         self.state = self.game.initial_state()
         self.banned = ()
@@ -333,8 +339,14 @@ class EngineProtocol:
                 return self.best_line(book, None, None, go)
         if len(moves) == 1 and not go.until_stop:
             limit = replace(limit, depth=1, nodes=None, time=None)
-        if self.multipv > 1 and len(moves) > 1:
-            found = self._think_lines(state, moves, limit, soft)
+        if self.elo is not None and len(moves) > 1:
+            budget = strength.node_budget(self.elo)
+            lines = self._think_lines(
+                state, moves, replace(limit, nodes=min(limit.nodes or budget, budget)), soft,
+                max(self.multipv, strength.CANDIDATES))
+            found = strength.choose(lines, self.elo, self.rng)
+        elif self.multipv > 1 and len(moves) > 1:
+            found = self._think_lines(state, moves, limit, soft, self.multipv)[0]
         else:
             found = self.variant.think(state, limit, soft_time=soft, report=self.report,
                                        allowed=allowed, note=self.info_string)
@@ -348,15 +360,15 @@ class EngineProtocol:
                               found.score, go)
 
     def _think_lines(self, state: Any, moves: tuple[int, ...], limit: Limit,
-                     soft: float | None) -> Any:
+                     soft: float | None, count: int) -> list[Any]:
         """MultiPV: depth after depth, the best line among ``moves``, then the best with
-        that line's first move banned at the root, and so on; each finished depth reports
-        its lines best first (``report_lines``). A depth cut short (stop, time, nodes) is
-        thrown away, except the first: its lines found so far answer. Returns the best
-        line of the last depth."""
+        that line's first move banned at the root, and so on (``count`` lines); each
+        finished depth reports its lines best first (``report_lines``). A depth cut short
+        (stop, time, nodes) is thrown away, except the first: its lines found so far
+        answer. Returns the lines of the last depth, best first."""
         start = time.perf_counter()
         every = len(self.variant.moves(state))
-        count = min(self.multipv, len(moves))
+        count = min(count, len(moves))
         deepest = MAX_MULTIPV_DEPTH if limit.depth is None else limit.depth
         nodes = 0
         last: list[Any] = []
@@ -386,14 +398,14 @@ class EngineProtocol:
                     break
                 lines.append(found)
             if len(lines) < count:  # cut short
-                return (last or lines)[0]
+                return last or sorted(lines, key=lambda line: -line.score)
             lines.sort(key=lambda line: -line.score)
             seconds = time.perf_counter() - start
             last = [replace(line, depth=depth, nodes=nodes, seconds=seconds) for line in lines]
             self.report_lines(last)
             if soft is not None and seconds >= soft:
                 break
-        return last[0]
+        return last
 
     # -- what a dialect writes ------------------------------------------------------------------
     def read_go(self, arguments: list[str]) -> Go:

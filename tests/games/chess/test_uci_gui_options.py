@@ -177,3 +177,71 @@ def test_chess960_is_declared_and_refused_rather_than_played_with_wrong_castling
     assert "bad castling rights" in notes[1]
     assert notes[2].startswith("info string move 1 ('e1h1'): illegal move")
     assert len(notes) == 3
+
+
+# -- playing weaker -------------------------------------------------------------------------------
+def test_strength_options_are_declared_with_their_ranges(engine):
+    from yipan.protocols import strength
+
+    assert engine.options["UCI_LimitStrength"].type == "check"
+    assert engine.options["UCI_LimitStrength"].default is False
+    elo = engine.options["UCI_Elo"]
+    assert (elo.type, elo.min, elo.max) == ("spin", strength.MIN_ELO, strength.MAX_ELO)
+    assert engine.options["Seed"].min == 0
+
+
+def test_a_weakened_engine_still_plays_legal_moves(engine):
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 800, "Seed": 3})
+    try:
+        board = chess.Board()
+        for _ in range(8):
+            result = engine.play(board, chess.engine.Limit(depth=6))
+            assert result.move in board.legal_moves
+            board.push(result.move)
+    finally:
+        engine.configure({"UCI_LimitStrength": False})
+
+
+def nodes_searched(elo: int) -> int:
+    lines = run_session("setoption name UCI_LimitStrength value true",
+                        f"setoption name UCI_Elo value {elo}", "setoption name Seed value 5",
+                        "position startpos moves e2e4 e7e5 g1f3", "go depth 40")
+    infos = [line.split() for line in lines if line.startswith("info depth")]
+    return max(int(words[words.index("nodes") + 1]) for words in infos)
+
+
+def test_a_lower_elo_searches_fewer_nodes():
+    from yipan.protocols import strength
+
+    low, high = nodes_searched(800), nodes_searched(1600)
+    assert low <= strength.node_budget(800) < high <= strength.node_budget(1600)
+
+
+def test_a_seed_makes_the_weak_choices_repeat():
+    def moves(seed: int) -> list[str]:
+        lines = run_session("setoption name UCI_LimitStrength value true",
+                            "setoption name UCI_Elo value 800",
+                            f"setoption name Seed value {seed}", "position startpos",
+                            *["go nodes 5000", "ucinewgame"] * 6)
+        return [line.split()[1] for line in lines if line.startswith("bestmove")]
+
+    first = moves(11)
+    assert len(first) == 6 and first == moves(11)
+
+
+def test_the_weighted_choice_prefers_the_better_lines():
+    import random
+    from dataclasses import dataclass
+
+    from yipan.protocols import strength
+
+    @dataclass
+    class Line:
+        score: int
+
+    lines = [Line(50), Line(40), Line(-300)]
+    rng = random.Random(1)
+    cold = [strength.choose(lines, strength.MAX_ELO, rng).score for _ in range(400)]
+    warm = [strength.choose(lines, strength.MIN_ELO, rng).score for _ in range(400)]
+    assert cold.count(-300) == 0 < warm.count(-300) < warm.count(50)
+    assert cold.count(50) > cold.count(40) > 0
