@@ -105,6 +105,42 @@ def test_multipv_with_searchmoves_stays_among_them():
     assert sorted(words[words.index("pv") + 1] for words in last) == ["a2a3", "h2h3"]
 
 
+def test_multipv_in_xiangqi_gives_distinct_legal_lines():
+    from yipan.games.xiangqi import Xiangqi
+
+    out = Transcript()
+    uci = UciEngine(out, hash_mb=1, variant="xiangqi")
+    for line in ("setoption name MultiPV value 3", "position startpos", "go depth 3"):
+        uci.handle(line)
+    assert uci.search_thread is not None
+    uci.search_thread.join(SEARCH_ENDS)
+    last = [line.split() for line in out.lines if line.startswith("info depth 3 ")]
+    firsts = [words[words.index("pv") + 1] for words in last]
+    assert len(set(firsts)) == 3
+    game = Xiangqi()
+    state = game.initial_state()
+    for text in firsts:
+        uci.variant.read_move(game, state, text)  # legal, or IllegalMoveError
+
+
+def test_the_chess_engine_never_plays_a_banned_root_move(compiled):
+    from yipan.core import Limit
+    from yipan.games.chess import Chess
+    from yipan.games.chess.engine import Engine
+    from yipan.games.chess.rules import legal_moves_of
+
+    engine = Engine(1, tables=None)
+    state = Chess(MATE_IN_ONE).initial_state()
+    mate = engine.think(state, Limit(depth=3))
+    assert mate is not None and Chess().format_move(mate.move) == "a1a8"
+    banned = (mate.move,)
+    second = engine.think(state, Limit(depth=3), banned=banned)
+    assert second is not None and second.move not in banned and second.score < mate.score
+    everything = legal_moves_of(state)
+    alone = engine.think(state, Limit(depth=3), banned=everything[1:])
+    assert alone is not None and alone.move == everything[0]
+
+
 def test_a_bad_multipv_is_refused_and_one_line_kept():
     lines = run_session("setoption name MultiPV value 0", "position startpos", "go depth 2")
     assert any(line.startswith("info string setoption: MultiPV is 1 to") for line in lines)
