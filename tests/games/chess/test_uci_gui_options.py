@@ -64,6 +64,15 @@ def run_session(*lines: str) -> list[str]:
     return out.lines
 
 
+def wait_for_depth(out: Transcript, depth: int) -> None:
+    """Until the search has reported ``depth`` (it is running)."""
+    finished = threading.Event()
+    while not finished.wait(0.01):
+        with out.lock:
+            if any(line.startswith(f"info depth {depth} ") for line in out.lines):
+                return
+
+
 # -- MultiPV --------------------------------------------------------------------------------------
 def test_multipv_is_declared_with_its_range(engine):
     option = engine.options["MultiPV"]
@@ -141,6 +150,21 @@ def test_the_chess_engine_never_plays_a_banned_root_move(compiled):
     assert alone is not None and alone.move == everything[0]
 
 
+def test_stop_ends_an_infinite_multipv_search_with_one_answer(compiled):
+    out = Transcript()
+    uci = UciEngine(out, hash_mb=1)
+    for line in ("setoption name MultiPV value 3", "position startpos", "go infinite"):
+        uci.handle(line)
+    wait_for_depth(out, 3)
+    uci.handle("stop")
+    answers = [line.split() for line in out.lines if line.startswith("bestmove")]
+    assert len(answers) == 1
+    assert chess.Move.from_uci(answers[0][1]) in chess.Board().legal_moves
+    infos = [line.split() for line in out.lines if line.startswith("info depth 3 ")]
+    ranks = [words[words.index("multipv") + 1] for words in infos]
+    assert ranks[:3] == ["1", "2", "3"]
+
+
 def test_a_bad_multipv_is_refused_and_one_line_kept():
     lines = run_session("setoption name MultiPV value 0", "position startpos", "go depth 2")
     assert any(line.startswith("info string setoption: MultiPV is 1 to") for line in lines)
@@ -159,15 +183,6 @@ def test_ponder_is_declared_and_a_game_ponders_on_the_expected_reply(engine):
         board.push(result.move)
         assert result.ponder is not None and result.ponder in board.legal_moves
         board.push(result.ponder)
-
-
-def wait_for_depth(out: Transcript, depth: int) -> None:
-    """Until the search has reported ``depth`` (it is running)."""
-    finished = threading.Event()
-    while not finished.wait(0.01):
-        with out.lock:
-            if any(line.startswith(f"info depth {depth} ") for line in out.lines):
-                return
 
 
 @pytest.mark.parametrize("ending", ["ponderhit", "stop"])
