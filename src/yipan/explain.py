@@ -10,14 +10,16 @@ counted, in the order it searched them, and ``nodes`` is the search's own count 
   alphabeta``) and ``alphabeta-tt`` (the table, symmetry, move ordering, principal-variation
   search): each node's window on entry, its cut-off and the moves it pruned, table hits;
 - ``mcts`` / ``mcts-solver``: the tree the iterations grew, each node's visits, mean and UCB1
-  score (``nodes`` counts iterations, as MCTS reports them);
+  score (``nodes`` counts iterations, as MCTS reports them), and each iteration's path through
+  it with its result (``iterations``), so the growth can be replayed one iteration at a time;
 - ``expectimax``: chance nodes with the probability of each draw;
 - ``grundy``: the Sprague-Grundy computation of an impartial game, each position's options'
   values and their mex (``nodes``: the positions valued; an option met again is ``known``).
 
 Values are from MAX's side (the side to move at the root), as the trace printer shows them;
 Grundy values are the positions' own. The recorded tree is capped (``max_nodes``); a cut tree
-says so (``truncated``) and ``nodes`` stays the search's true count. ``to_json``, ``to_dot``
+says so (``truncated``) and ``nodes`` stays the search's true count. ``stop``, polled at every
+node (every iteration of MCTS), ends a search early with ``SearchStopped``. ``to_json``, ``to_dot``
 (Graphviz) and ``to_text`` (an indented tree) write it out.
 """
 
@@ -25,15 +27,16 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from .core import CHANCE, CapabilityError, Game, Limit, describe_value
+from .core import CHANCE, CapabilityError, Game, Limit, YipanError, describe_value
 from .impartial import grundy
 from .search import PLAIN, Options, alphabeta, minimax
 from .search.expectimax import expectimax
 from .search.mcts import DEFAULT_EXPLORATION, Tree, mcts
+from .search.trace import TraceEvent
 from .search.tree import DEFAULT_MAX_NODES, FollowUp, TreeNode, TreeRecorder, mcts_tree
 
 ALGORITHMS = ("minimax", "alphabeta", "alphabeta-tt", "mcts", "mcts-solver", "expectimax",
@@ -41,6 +44,20 @@ ALGORITHMS = ("minimax", "alphabeta", "alphabeta-tt", "mcts", "mcts-solver", "ex
 DEPTH_ALGORITHMS = ("minimax", "alphabeta", "alphabeta-tt", "expectimax")
 ITERATION_ALGORITHMS = ("mcts", "mcts-solver")
 REFINEMENTS = ("table", "symmetry", "ordering", "pvs", "bounds")  # fields of search.Options
+
+
+class SearchStopped(YipanError):  # noqa: N818 - a condition
+    """The caller's ``stop`` asked the search to end before it finished."""
+
+
+@dataclass(frozen=True, slots=True)
+class Iteration:
+    """One MCTS iteration: the nodes it went through, as their places in the order
+    ``TreeNode.walk`` visits the recorded tree (root first; nodes past the cap left out), and
+    the result it backed up, from MAX's side."""
+
+    path: tuple[int, ...]
+    result: float
 
 
 @dataclass(frozen=True)
@@ -57,11 +74,13 @@ class Explanation:
     follow_ups: tuple[FollowUp, ...] = ()  # alpha-beta's searches after the main one
     exact: bool = True
     scale: str = "minimax"
+    iterations: tuple[Iteration, ...] = ()  # MCTS: each iteration, in the order run
 
 
 def explain(game: Game, state: Any, algorithm: str, *, depth: int | None = None,
             iterations: int | None = None, rng: random.Random | None = None,
-            max_nodes: int = DEFAULT_MAX_NODES, without: tuple[str, ...] = ()) -> Explanation:
+            max_nodes: int = DEFAULT_MAX_NODES, without: tuple[str, ...] = (),
+            stop: Callable[[], bool] | None = None) -> Explanation:
     """Run ``algorithm`` on ``state`` and record the tree it explored (module doc).
 
     ``without`` names refinements of ``alphabeta-tt`` to turn off (``REFINEMENTS``: the
@@ -76,19 +95,26 @@ def explain(game: Game, state: Any, algorithm: str, *, depth: int | None = None,
                               f"{', '.join(REFINEMENTS)}")
     if algorithm in ITERATION_ALGORITHMS:
         assert iterations is not None
-        return _mcts(game, state, algorithm, iterations, rng or random.Random(), max_nodes)
+        return _mcts(game, state, algorithm, iterations, rng or random.Random(), max_nodes,
+                     stop)
     if algorithm == "grundy":
-        return _grundy(game, state, max_nodes)
+        return _grundy(game, state, max_nodes, stop)
     assert depth is not None
     recorder = TreeRecorder(max_nodes)
+    hook: Callable[[TraceEvent], None] = recorder
+    if stop is not None:
+        def hook(event: TraceEvent) -> None:
+            if event.kind == "node" and stop():
+                raise SearchStopped("the search was stopped before it finished")
+            recorder(event)
     if algorithm == "minimax":
-        result = minimax(game, state, depth=depth, trace=recorder)
+        result = minimax(game, state, depth=depth, trace=hook)
     elif algorithm == "expectimax":
-        result = expectimax(game, state, depth=depth, trace=recorder)
+        result = expectimax(game, state, depth=depth, trace=hook)
     else:
         options = PLAIN if algorithm == "alphabeta" else Options(
             **{name: False for name in without})
-        result = alphabeta(game, state, depth=depth, trace=recorder, options=options)
+        result = alphabeta(game, state, depth=depth, trace=hook, options=options)
     assert recorder.root is not None
     return Explanation(algorithm, result.value, result.move, result.stats.nodes, recorder.root,
                        recorder.kept, recorder.truncated, tuple(recorder.follow_ups),
@@ -121,19 +147,27 @@ def check(game: Game, state: Any, algorithm: str, depth: int | None,
 
 
 def _mcts(game: Game, state: Any, algorithm: str, iterations: int, rng: random.Random,
-          max_nodes: int) -> Explanation:
+          max_nodes: int, stop: Callable[[], bool] | None) -> Explanation:
     tree = Tree()
-    result = mcts(game, state, limit=Limit(nodes=iterations), rng=rng,
+    tree.iterations = []
+    result = mcts(game, state, limit=Limit(nodes=iterations, stop=stop), rng=rng,
                   solver=algorithm == "mcts-solver", tree=tree)
+    if stop is not None and stop():
+        raise SearchStopped("the search was stopped before it finished")
     assert tree.root is not None
     root_player = game.to_move(state)
-    root, size = mcts_tree(tree.root, root_player, DEFAULT_EXPLORATION, max_nodes)
+    index: dict[int, int] = {}
+    root, size = mcts_tree(tree.root, root_player, DEFAULT_EXPLORATION, max_nodes, index)
     kept = root.size()
+    sign = 1 if root_player == 0 else -1  # the results are player 0's
+    paths = tuple(Iteration(tuple(index[id(node)] for node in path if id(node) in index),
+                            sign * result_for_0) for path, result_for_0 in tree.iterations)
     return Explanation(algorithm, result.value, result.move, result.stats.nodes, root, kept,
-                       kept < size, (), result.exact, result.scale)
+                       kept < size, (), result.exact, result.scale, paths)
 
 
-def _grundy(game: Game, state: Any, max_nodes: int) -> Explanation:
+def _grundy(game: Game, state: Any, max_nodes: int,
+            stop: Callable[[], bool] | None = None) -> Explanation:
     """The Sprague-Grundy computation through ``impartial.grundy``'s own hook: each position
     valued becomes a node whose children are its options, in the order listed; an option
     valued elsewhere in the tree first appears as a ``known`` leaf."""
@@ -142,6 +176,8 @@ def _grundy(game: Game, state: Any, max_nodes: int) -> Explanation:
     built: dict[Hashable, TreeNode] = {}  # subtrees valued and not yet hung under a parent
 
     def options(position: Any) -> list[Any]:
+        if stop is not None and stop():
+            raise SearchStopped("the search was stopped before it finished")
         moves = list(game.legal_moves(position))
         if not moves:
             outcome = game.outcome(position)
@@ -245,6 +281,9 @@ def to_json(game: Game, explanation: Explanation, moves: list[str] | None = None
         "truncated": explanation.truncated,
         "root": node_json(game, explanation.root, explanation.algorithm),
     }
+    if explanation.algorithm in ITERATION_ALGORITHMS:
+        data["iteration_paths"] = [{"path": list(step.path), "result": _number(step.result)}
+                                  for step in explanation.iterations]
     if explanation.follow_ups:
         data["follow_ups"] = [
             {"origin": [move_text(game, m) for m in follow.origin],

@@ -104,6 +104,9 @@ class Tree:
 
     def __init__(self) -> None:
         self.root: Node | None = None
+        # a list to record each iteration in (``yipan explain``): its path of nodes from the
+        # root and its result for player 0; None records nothing
+        self.iterations: list[tuple[list[Node], float]] | None = None
 
     def reroot(self, state: Any, reach: int = 3) -> int:
         """Make the node of ``state`` the root if it lies within ``reach`` plies of the old root
@@ -145,6 +148,7 @@ class _Search:
         self.playout = playout or self.random_playout
         self.low = math.inf  # rewards seen (one-player games), for rescaling
         self.high = -math.inf
+        self.record: list[tuple[list[Node], float]] | None = None  # Tree.iterations
 
     # -- nodes ---------------------------------------------------------------------------------
     def new_node(self, state: Any) -> Node:
@@ -219,6 +223,8 @@ class _Search:
         for visited in path:
             visited.visits += 1
             visited.total += result
+        if self.record is not None:
+            self.record.append((path, result))
         if self.solver:
             for parent in reversed(path[:-1]):
                 if not update_bounds(parent):
@@ -366,6 +372,7 @@ def _run(game: Game, state: Any, limit: Limit, rng: random.Random, solver: bool,
     """Search until the limit (or a proven root); returns the summary and the visits reused."""
     search = _Search(game, rng, exploration, solver, playout)
     tree = tree if tree is not None else Tree()
+    search.record = tree.iterations
     reused = tree.reroot(state)
     if tree.root is None:
         tree.root = search.new_node(state)

@@ -159,11 +159,15 @@ def _window(event: TraceEvent) -> tuple[float, float]:
 
 
 def mcts_tree(root: Node, root_player: int, exploration: float,
-              max_nodes: int = DEFAULT_MAX_NODES) -> tuple[TreeNode, int]:
+              max_nodes: int = DEFAULT_MAX_NODES, index: dict[int, int] | None = None
+              ) -> tuple[TreeNode, int]:
     """An MCTS tree as a TreeNode tree (children in the order they were expanded), and how
-    many of its nodes there were. ``mean`` is from MAX's side; ``ucb`` is the UCB1 score of
-    the node among its siblings, for the player choosing there, as selection computes it
-    (a one-player game's means are rescaled by the search, so only two-player ones have it)."""
+    many of its nodes there were. ``index``, when given, is filled with each kept node's
+    place in the order ``TreeNode.walk`` visits (by ``id`` of the search's node), so that an
+    iteration's path can name the nodes it went through. ``mean`` is from MAX's side; ``ucb``
+    is the UCB1 score of the node among its siblings, for the player choosing there, as
+    selection computes it (a one-player game's means are rescaled by the search, so only
+    two-player ones have it)."""
     size = 0
     kept = 0
     top = TreeNode(None)
@@ -174,6 +178,8 @@ def mcts_tree(root: Node, root_player: int, exploration: float,
         if kept >= max_nodes:
             stack.extend((child, m, parent_copy, node) for m, child in node.children.items())
             continue
+        if index is not None:
+            index[id(node)] = kept
         kept += 1
         copy = TreeNode(move, node.mover in (root_player, CHANCE), chance=node.mover == CHANCE,
                         visits=node.visits)

@@ -10,6 +10,8 @@ game's own notation), so a position is a URL and any number of tabs can play at 
     POST /api/games/{name}/analyze       {moves, options, engine, limit, analysis} -> result
     POST /api/games/{name}/stream        the same, as server-sent events: start, one per
                                          step of the search, then the answer
+    GET  /explore                        the search explorer (``explore``): the tree an
+    POST /api/games/{name}/explain       algorithm explored, as ``yipan explain --json``
     POST /api/searches/{token}/stop      "Move now": the streamed search named by its start
                                          event answers at once with its best so far
     GET  /api/poker/pushfold?stack=10&ante=0   the push-or-fold equilibrium at one stack
@@ -67,6 +69,7 @@ from .engines import (
     opponents,
     value_engine,
 )
+from .explore import explore_routes
 from .positions import (
     MoveListTooLongError,
     Position,
@@ -168,6 +171,7 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(explore_routes(runner, _unless_abandoned))
 
     @app.get("/api/games")
     def games() -> dict[str, Any]:

@@ -50,10 +50,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import YipanError
 from .engines import SearchJob
+
+if TYPE_CHECKING:
+    from .explore import ExplainJob
 
 OVERRUN = 5.0
 """Seconds a search may run past its own time limit before its worker is killed (engines are
@@ -71,7 +74,7 @@ RETRIES = 1
 worker."""
 
 FRAME = struct.Struct("!Q")  # the length of the pickle that follows
-PRELOAD = ["yipan.web.engines", "yipan.web.prepare"]
+PRELOAD = ["yipan.web.engines", "yipan.web.prepare", "yipan.web.explore"]
 
 
 class SearchFailed(YipanError):
@@ -101,6 +104,7 @@ def _write_frame(descriptor: int, message: tuple) -> None:
 def _worker_main(jobs: Connection, results: Connection, cancel: Any, hurry: Any) -> None:
     """A worker's life: run the jobs that come down the pipe, one at a time, until it closes."""
     from .engines import run
+    from .explore import ExplainJob
     from .prepare import prepare_job
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server, which ends us
@@ -121,7 +125,9 @@ def _worker_main(jobs: Connection, results: Connection, cancel: Any, hurry: Any)
             prepare_job(job.game, job.options)  # compiling is not searching: before the clock
         _write_frame(out, (job_id, "started"))
         try:
-            for result in run(job, stop):
+            # an explained search runs itself; every other job is an engine's
+            work = job.run(stop) if isinstance(job, ExplainJob) else run(job, stop)
+            for result in work:
                 if cancelled():
                     break
                 _write_frame(out, (job_id, "result", result))
@@ -196,7 +202,7 @@ class _Worker:
             with contextlib.suppress(ValueError, OSError, RuntimeError):
                 asyncio.get_running_loop().remove_reader(self.results.fileno())
 
-    def send(self, job_id: int, job: SearchJob) -> None:
+    def send(self, job_id: int, job: SearchJob | ExplainJob) -> None:
         self.cancel.value = 0
         self.hurry.value = 0
         self.jobs.send((job_id, job))
@@ -317,7 +323,7 @@ class SearchRunner:
         return True
 
     @asynccontextmanager
-    async def search(self, job: SearchJob, token: str | None = None
+    async def search(self, job: SearchJob | ExplainJob, token: str | None = None
                      ) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
         """``async with runner.search(job) as results: async for result in results: ...``
 
@@ -443,7 +449,7 @@ class SearchRunner:
                 raise SearchFailed("the search was stopped", "internal")
             raise SearchFailed(message[3], message[2])
 
-    async def run(self, job: SearchJob) -> dict[str, Any]:
+    async def run(self, job: SearchJob | ExplainJob) -> dict[str, Any]:
         """The final result of a job (for alpha-beta, the deepest completed iteration)."""
         last = None
         async with self.search(job) as results:
