@@ -342,6 +342,15 @@ function render() {
   renderBoard();
   renderMoves();
   renderControls();
+  renderExploreLink();
+}
+
+// The search explorer (/explore) for the position on the board.
+function renderExploreLink() {
+  const query = new URLSearchParams({ game: page.game ?? "" });
+  if (page.moves.length) query.set("moves", page.moves.join(" "));
+  for (const [key, value] of Object.entries(page.options)) query.set(`o.${key}`, value);
+  $("explore-link").href = `/explore?${query.toString().replace(/%20/g, "+")}`;
 }
 
 function renderBoard() {
