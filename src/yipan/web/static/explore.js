@@ -181,6 +181,7 @@ async function run(settings) {
     $("message").textContent = "";
     renderPanes();
     renderComparison();
+    showPreview(explore.panes[0], explore.panes[0].nodes[0]);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     $("message").textContent = error.message;
@@ -226,7 +227,8 @@ function makePane(data, index) {
   return pane;
 }
 
-// MCTS after `step` iterations: each node's visits and mean (from MAX's side), from the paths.
+// MCTS after `step` iterations: each node's visits and mean (from MAX's side), from the paths
+// (after the last one they are the server's figures: the tests compare them).
 function computeStats(pane) {
   if (!pane.iterative) return;
   const visits = new Array(pane.nodes.length).fill(0);
@@ -273,7 +275,6 @@ function mctsFigures(pane, item) {
     const chooser = parent.data.side === "MIN" ? -1 : 1; // the parent's chooser, MAX or MIN
     ucb = chooser * mean + pane.data.exploration * Math.sqrt(Math.log(pane.stats.visits[item.parent]) / visits);
   }
-  if (pane.step === pane.total) return { visits: item.data.visits, mean: item.data.mean, ucb: item.data.ucb };
   return { visits, mean, ucb };
 }
 
