@@ -11,8 +11,10 @@ what ``yipan solve`` reports for the same algorithm and position. The tree is ca
               "cutoff": false, "children": [...]}}
 
 ``alpha``/``beta`` null stand for an unbounded window; every value is from MAX's side (the
-side to move at the root). ``--without table`` (or ``symmetry``, ``ordering``, ``pvs``,
-``bounds``; repeated for more) turns a refinement of ``alphabeta-tt`` off, to see what it saves.
+side to move at the root). MCTS adds ``iteration_paths``: each iteration's nodes (their places
+in the tree's depth-first order, root first) and the result it backed up. ``--without table``
+(or ``symmetry``, ``ordering``, ``pvs``, ``bounds``; repeated for more) turns a refinement
+of ``alphabeta-tt`` off, to see what it saves.
 """
 
 from __future__ import annotations
