@@ -164,3 +164,19 @@ def test_an_unknown_game_is_404_and_the_page_is_served(client: TestClient) -> No
     assert page.status_code == 200 and "explore.js" in page.text
     for name in ("explore.js", "explore.css"):
         assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_a_cancelled_search_ends_without_an_answer() -> None:
+    from yipan.web import explore
+
+    job = explore.ExplainJob(game="tictactoe", moves=(), algorithm="minimax", depth=9,
+                             iterations=None, max_nodes=10)
+    asked = 0
+
+    def stop() -> bool:  # the server's cancel, raised after a few polls
+        nonlocal asked
+        asked += 1
+        return asked > 5
+
+    assert list(job.run(stop)) == []
+    assert asked == 6  # it stopped at the first poll that said so
