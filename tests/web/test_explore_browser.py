@@ -19,6 +19,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from yipan import plugins
+from yipan.core import registry
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -319,6 +322,9 @@ def test_a_users_own_game_from_games_from(browser, tmp_path: Path, monkeypatch) 
         "{name}", name))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("YIPAN_GAMES", f"{name}_games")
+    # the game leaves the registry with the test (later tests list every game)
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.setattr(plugins, "_loaded", set(plugins._loaded))
     errors: list[str] = []
     with spawned_server() as url:
         page = browser.new_page(viewport=LAPTOP)
