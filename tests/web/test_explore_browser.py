@@ -169,6 +169,17 @@ def test_alphabeta_beside_minimax_counts_what_the_cutoffs_saved(explore, server,
     assert tree(page, 1).locator(".cutoff").count() == 0
     page.screenshot(path=str(tmp_path / "explore-compare.png"), full_page=True)
     no_axe_violations(page)
+    # stepping one tree steps the other to the same count, until told not to
+    steps = page.locator(".step")
+    page.locator("button", has_text="Start").first.click()
+    page.locator("button", has_text="Forward").first.click()
+    page.locator("button", has_text="Forward").first.click()
+    assert steps.nth(0).inner_text().startswith(f"Node 2 of {alphabeta['nodes']:,}")
+    assert steps.nth(1).inner_text().startswith(f"Node 2 of {min(minimax['nodes'], 5000):,}")
+    page.locator("#together").uncheck()
+    page.locator("button", has_text="Forward").first.click()
+    assert steps.nth(0).inner_text().startswith("Node 3 of")
+    assert steps.nth(1).inner_text().startswith("Node 2 of")
 
 
 def test_stepping_forward_and_back_in_the_order_searched(explore) -> None:

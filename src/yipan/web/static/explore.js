@@ -16,7 +16,8 @@ const UNFOLDED_DEPTH = 1; // levels shown unfolded when a tree arrives
 const MAX_UNFOLD_ALL = 5000; // "Unfold all" draws at most this many nodes
 
 const $ = (id) => document.getElementById(id);
-const explore = { games: [], options: {}, panes: [], activePane: 0, states: new Map(), previewToken: 0 };
+const explore = { games: [], options: {}, panes: [], activePane: 0, states: new Map(), previewToken: 0,
+  together: true }; // together: side by side, a step in one tree steps the other to the same count
 
 function element(name, attributes = {}, parent = null, text = "") {
   const node = document.createElement(name);
@@ -454,7 +455,7 @@ function stepText(pane) {
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function setStep(pane, step) {
+function setStep(pane, step, leading = true) {
   pane.step = Math.max(0, Math.min(pane.total, step));
   computeStats(pane);
   const current = currentNode(pane);
@@ -463,7 +464,10 @@ function setStep(pane, step) {
   if (pane.step > 0) {
     const li = pane.rendered.get(current);
     li?.firstChild.scrollIntoView({ block: "nearest" });
-    showPreview(pane, pane.nodes[current]);
+    if (leading) showPreview(pane, pane.nodes[current]);
+  }
+  if (leading && explore.together) {
+    for (const other of explore.panes) if (other !== pane) setStep(other, step, false);
   }
 }
 
@@ -617,6 +621,11 @@ function renderComparison() {
   box.replaceChildren();
   element("h2", {}, box, "Side by side");
   element("p", { id: "comparison-text" }, box, words.join(" "));
+  const label = element("label", { className: "check" }, box);
+  const together = element("input", { type: "checkbox", id: "together" }, label);
+  together.checked = explore.together;
+  together.addEventListener("change", () => { explore.together = together.checked; });
+  label.append(" Step both trees together (to the same count of nodes or iterations)");
 }
 
 // -- keys anywhere: step the pane last used --------------------------------------------------------
