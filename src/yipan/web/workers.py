@@ -241,7 +241,7 @@ class _Search:
     """One search as the server follows it: its job, and the worker and job id it runs
     under now (both change when a dead worker's search is run again)."""
 
-    job: SearchJob
+    job: SearchJob | ExplainJob
     token: str | None
     worker: _Worker | None = None
     job_id: int = 0
