@@ -171,7 +171,7 @@ def create_app(*, max_running: int = 2, max_waiting: int = 8,
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(explore_routes(runner, _unless_abandoned))
+    app.include_router(explore_routes(runner, _unless_abandoned, until_ready))
 
     @app.get("/api/games")
     def games() -> dict[str, Any]:

@@ -125,8 +125,10 @@ class ExplainJob:
 Guard = Callable[[Request, Awaitable[Any]], Awaitable[Any]]
 
 
-def explore_routes(runner: SearchRunner, unless_abandoned: Guard) -> APIRouter:
-    """The page and its API; ``unless_abandoned`` stops the search of a client that leaves."""
+def explore_routes(runner: SearchRunner, unless_abandoned: Guard,
+                   until_ready: Callable[[str], Awaitable[None]]) -> APIRouter:
+    """The page and its API; ``unless_abandoned`` stops the search of a client that leaves,
+    ``until_ready`` waits while the game's engine is being prepared (the app's own)."""
     router = APIRouter()
 
     @router.get("/explore", include_in_schema=False)
@@ -137,7 +139,9 @@ def explore_routes(runner: SearchRunner, unless_abandoned: Guard) -> APIRouter:
     async def explain_search(name: str, body: ExplainRequest,
                              request: Request) -> dict[str, Any]:
         """The tree the algorithm explored from the position (``yipan explain --json``),
-        each node's values in the algorithm's terms; MCTS adds each iteration's path."""
+        each node's values in the algorithm's terms; MCTS adds each iteration's path.
+        Waits while the game's engine is being prepared."""
+        await until_ready(name)
         position = await anyio.to_thread.run_sync(
             partial(load_position, name, body.options, body.moves))
         check(position.game, position.state, body.algorithm, body.depth, body.iterations)
