@@ -19,6 +19,12 @@ ROOT = Path(__file__).resolve().parents[1]  # the checkout
 SRC = ROOT / "src"
 DATA_DIR = Path(os.environ.get("YIPAN_DATA", ROOT.parent / "shared" / "data"))
 
+# Every process the tests start imports this checkout's yipan, whatever is installed: the web
+# server's search workers come from a forkserver, which takes its import path from the
+# environment, not from this process's sys.path.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(SRC), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
+
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
