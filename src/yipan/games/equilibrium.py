@@ -35,7 +35,7 @@ from ..core import (
     GameHooks,
     check_level,
 )
-from ..core.files import OutputFile
+from ..core.files import FileRefusedError, OutputFile
 from ..search import cfr
 
 SOLVE_ITERATIONS = {"kuhn": 2000, "leduc": 2000, "liars-dice": 400}
@@ -96,7 +96,9 @@ def strategy_for(game: Game, level: str = "perfect") -> cfr.Strategy:
         solver.run(iterations)
         strategy = solver.average_strategy()
         if len(tree.infosets) >= CACHED_ON_DISK:
-            with contextlib.suppress(OSError):  # a cache not written: solved again next time
+            # a cache not written (a read-only home, a refused path) is solved again next time
+            with contextlib.suppress(OSError, FileRefusedError):
+                path.parent.mkdir(parents=True, exist_ok=True)  # yipan's own cache folder
                 cfr.save_strategy(path, game, strategy, _options(game),
                                   {"algorithm": algorithm, "iterations": iterations})
     with _lock:
