@@ -33,7 +33,7 @@ from .search.players import RandomPlayer, SearchPlayer
 __all__ = [
     "LEVELS", "Choice", "HumanPlayer", "MatchResult", "Player", "QuitRequested",
     "RandomPlayer", "ResignRequested", "ScriptedPlayer", "SearchPlayer", "UndoRequested",
-    "make_ai", "play_match",
+    "check_ai", "make_ai", "play_match",
 ]
 
 
@@ -134,9 +134,15 @@ def make_ai(game: Game, level: str = "perfect", rng: random.Random | None = None
     hooks = game_spec(game.info.name).load_hooks()
     if hooks.make_ai is not None:
         return hooks.make_ai(game, level, rng, time)
-    if game.info.players != 2 or game.info.chance:
-        raise CapabilityError(f"{game.info.name} has no AI player registered")
+    check_ai(game)
     return SearchPlayer(level, rng, time)
+
+
+def check_ai(game: Game) -> None:
+    """Raise if ``make_ai`` has no player for ``game`` (checked before its engine is prepared)."""
+    if game_spec(game.info.name).load_hooks().make_ai is None and (
+            game.info.players != 2 or game.info.chance):
+        raise CapabilityError(f"{game.info.name} has no AI player registered")
 
 
 @dataclass

@@ -16,14 +16,22 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..core import CHANCE, Game, GameHooks, describe_value
-from ..engines import engine_help, load_network, make_player, player_engines
+from ..core import CHANCE, LEVELS, CapabilityError, Game, GameHooks, describe_value
+from ..engines import (
+    engine_help,
+    engine_spec,
+    has_network,
+    load_network,
+    make_player,
+    player_engines,
+)
 from ..players import (
     HumanPlayer,
     Player,
     QuitRequested,
     ResignRequested,
     UndoRequested,
+    check_ai,
 )
 from .common import UsageError, input_file, prepare_game, seconds, start_game_command
 
@@ -39,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--first", choices=("human", "ai"), default="human",
                         help="who moves first (default: human)")
-    parser.add_argument("--level", default="perfect",
+    parser.add_argument("--level", default="perfect", choices=LEVELS, metavar="LEVEL",
                         help="the AI's strength: perfect, medium, easy (default: perfect)")
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds the AI may think per move (games too large to solve)")
@@ -56,11 +64,10 @@ def run(args: argparse.Namespace) -> int:
                                            add_play_arguments, prepare=False)
     rng = random.Random(args.seed)
     earlier: list[Any] = []
+    check_player(game, args.ai, args.network, args.first)  # all checked before compiling
     if hooks.start is not None and (started := hooks.start(game, args.hook_options)):
         game, earlier = started  # a game resumed from a record (Go's --sgf FILE)
     if args.network is not None:
-        if args.ai == "auto":
-            raise UsageError("--network is for --ai puct or --ai net")
         load_network(game, args.network)  # a bad file is refused before compiling
     prepare_game(game)
     finish: Callable[[list[Any]], str | None] | None = None
@@ -70,14 +77,31 @@ def run(args: argparse.Namespace) -> int:
         def finish(history: list[Any]) -> str | None:
             return keep(game, earlier[:-1] + history, options)
     if game.info.players == 1:
-        if args.first == "ai":
-            raise UsageError(f"{game.info.title} has one player: you (try `yipan watch "
-                             f"{game.info.name}` to watch the AI play it)")
         return play_interactive(game, None, human_side=0, rng=rng, hooks=hooks)
     ai = make_player(game, args.ai, args.level, rng, args.time, args.network)
     human = 0 if args.first == "human" else 1
     return play_interactive(game, ai, human_side=human, rng=rng, hooks=hooks,
                             state=earlier[-1] if earlier else None, finish=finish)
+
+
+def check_player(game: Game, ai: str, network: str | None = None, first: str = "human"
+                 ) -> None:
+    """Refuse the AI a command line asks for if it cannot be made, before its engine is
+    prepared (a first run compiles for minutes)."""
+    if network is not None and ai == "auto":
+        raise UsageError("--network is for --ai puct or --ai net")
+    if game.info.players == 1 and first == "ai":
+        raise UsageError(f"{game.info.title} has one player: you (try `yipan watch "
+                         f"{game.info.name}` to watch the AI play it)")
+    if game.info.players == 1 and ai == "auto":
+        return  # play: the human alone; watch: the game's AI is checked below
+    if not engine_spec(ai, "play").serves(game):
+        raise CapabilityError(f"--ai {ai} cannot play {game.info.title}")
+    if ai == "net" and network is None and not has_network(game):
+        raise CapabilityError(f"no network for {game.info.title}: give --network FILE "
+                              f"(made by yipan train {game.info.name})")
+    if ai == "auto":
+        check_ai(game)
 
 
 def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,

@@ -17,8 +17,10 @@ import time
 from typing import Any, TextIO
 
 from .. import engines
-from ..core import CHANCE, Game, Player
-from .common import count, print_json, seconds, start_game_command
+from ..core import CHANCE, LEVELS, Game, Player
+from ..players import check_ai
+from .common import count, prepare_game, print_json, seconds, start_game_command
+from .play import check_player
 
 CLEAR = "\x1b[H\x1b[2J"
 PROGRESS_EVERY = 100  # moves between progress lines when the output is not a terminal
@@ -40,7 +42,8 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
                              + engines.engine_help(names))
     parser.add_argument("--seed", type=int, default=None, help="seed chance and the AI")
     parser.add_argument("--json", action="store_true", help="one JSON object at the end")
-    parser.add_argument("--level", default="perfect", help="auto: perfect, medium, easy")
+    parser.add_argument("--level", default="perfect", choices=LEVELS, metavar="LEVEL",
+                        help="auto: perfect, medium, easy")
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds per move, for games the AI cannot solve")
     parser.add_argument("--iterations", type=count(1), default=None,
@@ -52,7 +55,11 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     args, game, _hooks = start_game_command("watch", args.argv, "Watch the AI play.",
-                                            add_watch_arguments)
+                                            add_watch_arguments, prepare=False)
+    check_player(game, args.ai)  # refused before anything compiles
+    if game.info.players == 1 and args.ai == "auto":
+        check_ai(game)
+    prepare_game(game)
     rng = random.Random(args.seed)
     player = engines.make_player(game, args.ai, args.level, random.Random(rng.getrandbits(64)),
                                  args.time, nodes=args.iterations)

@@ -1,0 +1,40 @@
+"""What a player meets in the first hour at the terminal: bad input refused before any engine
+is prepared, help in a user's words, poker's running total, single keys in 2048."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
+def yipan(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": SRC}
+    return subprocess.run([sys.executable, "-m", "yipan", *args], input=stdin,
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+REFUSED_BEFORE_PREPARING = [
+    ("play", "chess", "--level", "grandmaster"),
+    ("watch", "chess", "--level", "grandmaster"),
+    ("play", "chess", "--ai", "net"),
+    ("play", "2048", "--first", "ai"),
+    ("watch", "kuhn", "--level", "expert"),
+]
+
+
+@pytest.mark.parametrize("argv", REFUSED_BEFORE_PREPARING, ids=" ".join)
+def test_bad_input_is_refused_before_any_kernel_compiles(argv, count_compilations):
+    # making the game compiles its board's kernels (most are kept in the cache): nothing more
+    making = f"from yipan.core import get_game\nget_game({argv[1]!r})"
+    count_compilations(making)
+    made = count_compilations(making)["compiled"]
+    code = f"from yipan.cli.main import main\nreport['status'] = main({list(argv)!r})"
+    done = count_compilations(code)
+    assert done["status"] == 2
+    assert set(done["compiled"]) <= set(made)
