@@ -30,8 +30,10 @@ REFUSED_BEFORE_PREPARING = [
 
 @pytest.mark.parametrize("argv", REFUSED_BEFORE_PREPARING, ids=" ".join)
 def test_bad_input_is_refused_before_any_kernel_compiles(argv, count_compilations):
-    # making the game compiles its board's kernels (most are kept in the cache): nothing more
-    making = f"from yipan.core import get_game\nget_game({argv[1]!r})"
+    # making the game and loading its hooks compile its board's kernels (most are kept in the
+    # cache): nothing more
+    making = (f"from yipan.core import game_spec, get_game\nget_game({argv[1]!r})\n"
+              f"game_spec({argv[1]!r}).load_hooks()")
     count_compilations(making)
     made = count_compilations(making)["compiled"]
     code = f"from yipan.cli.main import main\nreport['status'] = main({list(argv)!r})"
