@@ -40,3 +40,25 @@ def test_bad_input_is_refused_before_any_kernel_compiles(argv, count_compilation
     done = count_compilations(code)
     assert done["status"] == 2
     assert set(done["compiled"]) <= set(made)
+
+
+def game_names() -> list[str]:
+    sys.path.insert(0, SRC)
+    from yipan.core import list_games
+
+    return list_games()
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_option_of_play_is_named_in_words(game):
+    run = yipan("play", game, "--help")
+    assert run.returncode == 0, run.stderr
+    assert "HOOK" not in run.stdout
+    assert not any("_" in word for word in run.stdout.split()), run.stdout
+
+
+def test_the_words_of_the_games_help_are_words():
+    run = yipan("play", "2048", "--seed", "1", stdin="help\nmax tile\nquit\n")
+    assert run.returncode == 0, run.stderr
+    assert "max_tile" not in run.stdout
+    assert "max tile: " in run.stdout

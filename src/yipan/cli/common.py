@@ -102,8 +102,8 @@ def add_hook_options(parser: argparse.ArgumentParser, options: Sequence[CommandO
             parser.add_argument(flag, dest=dest, action="store_true", help=option.help)
         else:
             parser.add_argument(flag, dest=dest, type=argument_type(option.kind),
-                                default=option.default,
-                                help=option.help)
+                                default=option.default, help=option.help,
+                                metavar=option.metavar or option.name.upper().replace("-", "_"))
 
 
 def hook_option_values(options: Sequence[CommandOption], args: argparse.Namespace

@@ -49,7 +49,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="who moves first (default: human)")
     parser.add_argument("--level", default="perfect", choices=LEVELS, metavar="LEVEL",
                         help="the AI's strength: perfect, medium, easy (default: perfect)")
-    parser.add_argument("--time", type=seconds, default=None,
+    parser.add_argument("--time", type=seconds, default=None, metavar="SECONDS",
                         help="seconds the AI may think per move (games too large to solve)")
     parser.add_argument("--seed", type=int, default=None, help="seed the AI's choices")
     names = player_engines()
@@ -131,8 +131,9 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
 
     def extra(word: str) -> str | None:
         figures = game.figures(history[-1])
-        if word in figures:
-            return f"{word}: {figures[word]}"
+        name = "_".join(word.replace("-", " ").split())  # "black captures" names black_captures
+        if name in figures:
+            return f"{name.replace('_', ' ')}: {figures[name]}"
         if hooks is not None and hooks.export is not None:
             return exports().get(word)
         return None
@@ -141,7 +142,8 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
     words = [*game.figures(start)]
     if hooks is not None and hooks.export is not None:
         words += list(hooks.export(game, start, []))
-    extra_help = "".join(f"\n  {word:<6} show the game's {word}" for word in words)
+    extra_help = "".join(f"\n  {word.replace('_', ' '):<6} show the {word.replace('_', ' ')}"
+                         for word in words)
     human = HumanPlayer(read, say, extra=extra, extra_help=extra_help)
 
     def after(position: Any) -> list[Any]:

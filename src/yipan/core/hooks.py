@@ -72,13 +72,15 @@ Progress = Callable[[str], None]
 
 @dataclass(frozen=True, slots=True)
 class CommandOption:
-    """An option a game adds to some commands: ``--NAME`` (a flag when ``kind`` is bool)."""
+    """An option a game adds to some commands: ``--NAME`` (a flag when ``kind`` is bool);
+    ``metavar`` names its value in the help (FILE; default: the name in capitals)."""
 
     name: str
     help: str
     commands: tuple[str, ...] = ("analyze", "solve")
     kind: type = bool
     default: Any = None
+    metavar: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

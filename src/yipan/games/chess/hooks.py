@@ -41,7 +41,7 @@ DEFAULT_SOLVE_SECONDS = 10.0
 OPTIONS = (
     CommandOption("syzygy", "a folder of Syzygy endgame tables (.rtbw/.rtbz) to consult at "
                   "the root, after yipan's own tables", commands=("play", "analyze", "solve"),
-                  kind=str),
+                  kind=str, metavar="FOLDER"),
 )
 _chosen: dict[str, Syzygy | None] = {"play": None}  # the folder ``start`` opened for play
 

@@ -31,9 +31,9 @@ REPORT_SECONDS = 0.5
 
 OPTIONS = (
     CommandOption("sgf", "start from the game in this SGF file (its last position)",
-                  commands=("play", "analyze"), kind=InputFile),
+                  commands=("play", "analyze"), kind=InputFile, metavar="FILE"),
     CommandOption("save", "write the game to this SGF file when it ends", commands=("play",),
-                  kind=OutputFile),
+                  kind=OutputFile, metavar="FILE"),
 )
 
 
