@@ -62,3 +62,11 @@ def test_the_words_of_the_games_help_are_words():
     assert run.returncode == 0, run.stderr
     assert "max_tile" not in run.stdout
     assert "max tile: " in run.stdout
+
+
+def test_tablebase_info_as_the_readme_writes_it(tmp_path):
+    run = yipan("tablebase", "info", "--folder", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert f"no tables in {tmp_path}" in run.stderr
+    assert yipan("tablebase", "info", "chess", "--folder", str(tmp_path)).returncode == 0
+    assert yipan("tablebase", "info", "go").returncode == 2

@@ -55,9 +55,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             "the tables that need it)")
     build.set_defaults(func=run_build)
     info = actions.add_parser("info", help="list and check the tables of a folder")
-    info.add_argument("game", help="the game (chess)")
+    info.add_argument("game", nargs="?", default="chess",
+                      help="the game (chess, the default)")
     info.add_argument("--folder", type=argument_type(existing_folder), default=None,
-                      metavar="DIR")
+                      metavar="DIR", help="the folder of tables (default: where build writes "
+                      "them)")
     info.add_argument("--json", action="store_true", help="print one JSON object")
     info.set_defaults(func=run_info)
 
