@@ -4,6 +4,7 @@ is prepared, help in a user's words, poker's running total, single keys in 2048.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,51 @@ def test_tablebase_info_as_the_readme_writes_it(tmp_path):
     assert f"no tables in {tmp_path}" in run.stderr
     assert yipan("tablebase", "info", "chess", "--folder", str(tmp_path)).returncode == 0
     assert yipan("tablebase", "info", "go").returncode == 2
+
+
+def test_poker_offers_hand_after_hand_with_a_running_total():
+    # Kuhn's "pass" checks, or folds facing a bet: a hand takes one or two of them; a word
+    # that does not fit where it is read is asked again (a "y" in a hand, a "pass" between)
+    script = "pass\npass\ny\n" * 3
+    run = yipan("play", "kuhn", "--seed", "5", stdin=script)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "another hand?" in out
+    assert "running total: you" in out and "after 2 hands" in out
+    assert re.search(r"bye: you (won|lost|broke even).* over [2-9] hands", out), out
+
+
+def test_push_is_a_shove():
+    run = yipan("play", "pushfold", "--seed", "2", stdin="push\nn\n")
+    assert run.returncode == 0, run.stderr
+    assert "actions: shove" in run.stdout
+    assert "cannot read" not in run.stdout
+
+
+@pytest.mark.parametrize(("game", "moves", "said", "meant"), [
+    ("kuhn", ["K", "Q"], "raise", "bet"),
+    ("kuhn", ["K", "Q"], "pass", "check"),
+    ("kuhn", ["K", "Q", "bet"], "pass", "fold"),
+    ("leduc", ["K", "Q"], "raise", "bet"),
+    ("leduc", ["K", "Q", "bet"], "bet", "raise"),
+    ("leduc", ["K", "Q"], "Call", "check"),
+    ("pushfold", ["As", "Ad", "Kc", "Kd"], "jam", "shove"),
+    ("pushfold", ["As", "Ad", "Kc", "Kd"], "all in", "shove"),
+])
+def test_the_words_players_use_for_an_action(game, moves, said, meant):
+    sys.path.insert(0, SRC)
+    from yipan.core import get_game, replay
+
+    rules = get_game(game)
+    state = replay(rules, moves)[-1]
+    assert rules.parse_move(state, said) == meant
+    assert rules.parse_move(state, said) in rules.legal_moves(state)
+
+
+def test_liars_dice_call_is_liar():
+    sys.path.insert(0, SRC)
+    from yipan.core import get_game, replay
+
+    rules = get_game("liars-dice")
+    state = replay(rules, ["1", "2", "1x1"])[-1]
+    assert rules.parse_move(state, "call") == rules.parse_move(state, "liar")

@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         return play_interactive(game, None, human_side=0, rng=rng, hooks=hooks)
     ai = make_player(game, args.ai, args.level, rng, args.time, args.network)
     human = 0 if args.first == "human" else 1
+    if not game.info.perfect_information and hooks.start is None:
+        return play_hands(game, ai, human_side=human, rng=rng, hooks=hooks)
     return play_interactive(game, ai, human_side=human, rng=rng, hooks=hooks,
                             state=earlier[-1] if earlier else None, finish=finish)
 
@@ -104,12 +106,62 @@ def check_player(game: Game, ai: str, network: str | None = None, first: str = "
         check_ai(game)
 
 
+def play_hands(game: Game, ai: Player, *, human_side: int = 0,
+               rng: random.Random | None = None, read: Callable[[str], str] = input,
+               out: TextIO | None = None, hooks: GameHooks | None = None) -> int:
+    """Hand after hand of a game of chance and hidden cards (poker, Liar's Dice), the seats
+    swapped each hand as the button moves, with the human's running total, until the human
+    declines another hand or leaves; returns the exit status (0). One hand alone says little
+    about who plays better: the total over many does."""
+    out = out or sys.stdout
+
+    def say(text: str = "") -> None:
+        print(text, file=out, flush=True)
+
+    total = 0.0
+    hands = 0
+    while True:
+        won: list[float] = []
+        play_interactive(game, ai, human_side=human_side, rng=rng, read=read, out=out,
+                         hooks=hooks, won=won)
+        if not won:  # left during the hand
+            break
+        hands += 1
+        total += won[0]
+        say(f"running total: you {total:+g} after {hands} hand{'s' if hands > 1 else ''}")
+        if not _another(read, say):
+            break
+        human_side = 1 - human_side
+        say()
+    if hands:
+        say(f"bye: you {'won' if total > 0 else 'lost' if total < 0 else 'broke even'}"
+            f"{f' {abs(total):g}' if total else ''} over {hands} hand{'s' if hands > 1 else ''}")
+    return 0
+
+
+def _another(read: Callable[[str], str], say: Callable[[str], None]) -> bool:
+    """Whether the human wants another hand (Enter or y: yes; n, quit, end of input: no)."""
+    while True:
+        try:
+            answer = read("another hand? [Y/n] ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            say("")
+            return False
+        if answer in ("", "y", "yes"):
+            return True
+        if answer in ("n", "no", "q", "quit", "exit"):
+            return False
+        say("answer y (or Enter) for another hand, n to stop")
+
+
 def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
                      rng: random.Random | None = None, read: Callable[[str], str] = input,
                      out: TextIO | None = None, state: Any = None,
                      hooks: GameHooks | None = None,
-                     finish: Callable[[list[Any]], str | None] | None = None) -> int:
+                     finish: Callable[[list[Any]], str | None] | None = None,
+                     won: list[float] | None = None) -> int:
     """Run a human-vs-AI game on the terminal; returns the exit status (0).
+    ``won`` receives what the human won (the game's returns) if the game is played to its end.
 
     Besides moves and the human player's words (help, undo, resign, quit...), the name of a
     figure of the game (chess: ``fen``) prints it, and the name of a format of its hooks'
@@ -225,9 +277,9 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
     if ai is None:
         say("Game over" + (f": {figures}." if figures else "."))
     elif not game.info.perfect_information:
-        won = game.returns(history[-1])
-        say(f"Game over: you {'win' if won[human_side] > 0 else 'lose'} "
-            f"{abs(won[human_side]):g}." if won[human_side] else "Game over: a split.")
+        returns = game.returns(history[-1])
+        say(f"Game over: you {'win' if returns[human_side] > 0 else 'lose'} "
+            f"{abs(returns[human_side]):g}." if returns[human_side] else "Game over: a split.")
     elif outcome.winner is None:
         say("Game over: a draw.")
     elif outcome.winner == human_side:
@@ -238,6 +290,8 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
         say(f"({figures})")
     if finish is not None and (saved := finish(history)):
         say(saved)
+    if won is not None:
+        won.append(game.returns(history[-1])[human_side])
     return 0
 
 

@@ -24,6 +24,7 @@ from ...core import CHANCE, GameInfo, InvalidMoveError, Outcome
 from ...core.drawing import notebook_html
 from ...core.text import quote
 from ..hidden import HIDDEN, HiddenInformationGame, seat, table_view
+from ..poker_words import action_word
 
 RANKS = "JQK"
 ACTIONS = {"check": "x", "bet": "b", "call": "c", "fold": "f"}
@@ -113,8 +114,9 @@ class KuhnPoker(HiddenInformationGame):
         word = text.strip()
         if word.upper() in RANKS and len(word) == 1:
             return RANKS.index(word.upper())
-        if word.lower() in ACTIONS:
-            return word.lower()
+        action = action_word(word, [m for m in self.legal_moves(state) if isinstance(m, str)])
+        if action in ACTIONS:
+            return action
         raise InvalidMoveError(f"cannot read move {quote(word)} (check, bet, call, fold; a "
                                "deal is J, Q or K)")
 

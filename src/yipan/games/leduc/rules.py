@@ -33,6 +33,7 @@ from ...core import CHANCE, GameInfo, InvalidMoveError, Outcome
 from ...core.drawing import notebook_html
 from ...core.text import quote
 from ..hidden import HIDDEN, HiddenInformationGame, seat, table_view
+from ..poker_words import action_word
 
 RANKS = "JQK"
 COPIES = 2  # of each rank
@@ -161,8 +162,9 @@ class LeducHoldem(HiddenInformationGame):
         word = text.strip()
         if len(word) == 1 and word.upper() in RANKS:
             return RANKS.index(word.upper())
-        if word.lower() in ACTIONS:
-            return word.lower()
+        action = action_word(word, [m for m in self.legal_moves(state) if isinstance(m, str)])
+        if action in ACTIONS:
+            return action
         raise InvalidMoveError(f"cannot read move {quote(word)} (check, bet, call, raise, "
                                "fold; a deal is J, Q or K)")
 

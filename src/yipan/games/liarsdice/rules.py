@@ -145,7 +145,7 @@ class LiarsDice(HiddenInformationGame):
 
     def parse_move(self, state: Any, text: str) -> Any:
         word = text.strip().lower()
-        if word == "liar":
+        if word in ("liar", "call", "challenge", "doubt", "dudo"):  # the words players use
             return LIAR
         bid = re.fullmatch(r"([1-9])x([1-9])", word)
         if bid:

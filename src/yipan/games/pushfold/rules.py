@@ -31,6 +31,7 @@ from ...core.text import quote
 from ...poker.cards import DECK, card, card_text
 from ...poker.evaluator import category, strength
 from ..hidden import HIDDEN, HiddenInformationGame, seat, table_view
+from ..poker_words import action_word
 
 ACTIONS = {"shove": "s", "fold": "f", "call": "c"}
 WORDS = {letter: word for word, letter in ACTIONS.items()}
@@ -144,13 +145,14 @@ class PushFoldHoldem(HiddenInformationGame):
 
     def parse_move(self, state: Any, text: str) -> Any:
         word = text.strip()
-        if word.lower() in ACTIONS:
-            return word.lower()
+        action = action_word(word, [m for m in self.legal_moves(state) if isinstance(m, str)])
+        if action in ACTIONS:
+            return action
         try:
             return card(word)
         except InvalidMoveError:
-            raise InvalidMoveError(f"cannot read move {quote(word)} (shove, fold, call; a "
-                                   "card such as As)") from None
+            raise InvalidMoveError(f"cannot read move {quote(word)} (shove or push, fold, "
+                                   "call; a card such as As)") from None
 
     def staked(self, state: PushFoldState) -> tuple[float, float]:
         small, big = SMALL_BLIND + self.ante, 1.0 + self.ante
