@@ -119,3 +119,46 @@ def test_liars_dice_call_is_liar():
     rules = get_game("liars-dice")
     state = replay(rules, ["1", "2", "1x1"])[-1]
     assert rules.parse_move(state, "call") == rules.parse_move(state, "liar")
+
+
+def test_2048_takes_single_keys_at_a_terminal():
+    """Over a pseudo-terminal: an arrow, then d, then u (undo), then q; no Enter anywhere."""
+    import pty
+    import select
+    import time
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": SRC}
+    process = subprocess.Popen([sys.executable, "-m", "yipan", "play", "2048", "--seed", "4"],
+                               stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=env)
+    os.close(slave)
+    seen = b""
+
+    def until_prompts(count: int) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + 300  # a bound on a hang, not a measure of speed
+        while seen.count(b"your move") < count and time.monotonic() < deadline:
+            if select.select([process.stdout], [], [], 1)[0]:
+                seen += os.read(process.stdout.fileno(), 4096)
+        assert seen.count(b"your move") >= count, seen.decode()
+
+    try:
+        for number, key in enumerate([b"\x1b[A", b"d", b"u", b"q"], start=1):
+            until_prompts(number)
+            os.write(master, key)
+        process.wait(timeout=60)
+        seen += process.stdout.read()
+    finally:
+        os.close(master)
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    out = seen.decode()
+    assert process.returncode == 0, process.stderr.read().decode()
+    assert "keys: the arrows or w/a/s/d move" in out
+    moves = out.split("your move")
+    assert moves[1].startswith(" (player): up\n")
+    assert moves[2].startswith(" (player): right\n")
+    assert moves[3].startswith(" (player): undo\n")
+    assert "bye" in out

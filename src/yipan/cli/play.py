@@ -34,6 +34,10 @@ from ..players import (
     check_ai,
 )
 from .common import UsageError, input_file, prepare_game, seconds, start_game_command
+from .keys import KEYS_HELP, key_reader
+
+KEYED_GAMES = ("2048",)
+"""Games played a key at a time at a terminal (no Enter after each move)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -77,7 +81,11 @@ def run(args: argparse.Namespace) -> int:
         def finish(history: list[Any]) -> str | None:
             return keep(game, earlier[:-1] + history, options)
     if game.info.players == 1:
-        return play_interactive(game, None, human_side=0, rng=rng, hooks=hooks)
+        read: Callable[[str], str] = input
+        if game.info.name in KEYED_GAMES and sys.stdin.isatty():
+            print(KEYS_HELP)
+            read = key_reader()
+        return play_interactive(game, None, human_side=0, rng=rng, hooks=hooks, read=read)
     ai = make_player(game, args.ai, args.level, rng, args.time, args.network)
     human = 0 if args.first == "human" else 1
     if not game.info.perfect_information and hooks.start is None:
