@@ -3,6 +3,7 @@ is prepared, help in a user's words, poker's running total, single keys in 2048.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -162,3 +163,37 @@ def test_2048_takes_single_keys_at_a_terminal():
     assert moves[2].startswith(" (player): right\n")
     assert moves[3].startswith(" (player): undo\n")
     assert "bye" in out
+
+
+def test_2048_values_are_read_on_the_expected_scale():
+    run = yipan("analyze", "2048", "2@a1", "2@b1", "--depth", "2", "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["scale"] == "expected"
+
+
+BACK_RANK_MATE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+
+
+def test_a_mate_the_chess_search_proved_is_exact():
+    for command in ("solve", "analyze"):
+        run = yipan(command, "chess", "--fen", BACK_RANK_MATE, "--json", "--time", "2")
+        assert run.returncode == 0, run.stderr
+        data = json.loads(run.stdout)
+        assert data["outcome"] == "win" and data["description"] == "win in 1"
+        assert data["exact"] is True
+
+
+def test_chess_analysis_speaks_pawns_mates_and_san():
+    mate = yipan("analyze", "chess", "--fen", BACK_RANK_MATE, "--time", "2")
+    assert mate.returncode == 0, mate.stderr
+    assert "best move: Rd8# (mate in 1)" in mate.stdout
+    run = yipan("analyze", "chess", "e2e4", "--depth", "6")
+    assert run.returncode == 0, run.stderr
+    best = re.search(r"best move: (\S+) \(([+-]\d+\.\d\d)\)", run.stdout)
+    assert best, run.stdout
+    assert abs(float(best.group(2))) < 2  # pawns after 1. e4, not centipawns
+    line = re.search(r"principal variation: (.*)", run.stdout).group(1).split()
+    assert line[0] == best.group(1)
+    assert not any(re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", move) for move in line)
+    assert "heuristic" not in run.stdout
+    assert "pawns for black, the side to move" in run.stdout

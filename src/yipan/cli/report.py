@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core import Analysis, Game, describe_value
+from ..core import Analysis, Game, describe_value, plies_to_end
 from .common import print_json
 
 Write = Callable[[str], None]
@@ -37,11 +37,17 @@ def show(game: Game, state: Any, moves: list[str], analysis: Analysis, *, as_jso
     if analysis.value is None and analysis.outcome is not None:
         _verdict(game, state, analysis, write)
     elif analysis.move is not None:
-        write(f"best move: {game.format_move(analysis.move)} ({analysis.description})")
+        described = analysis.description if analysis.value is None else \
+            _value_words(analysis, analysis.value)
+        best = analysis.extra.get("san") or game.format_move(analysis.move)
+        write(f"best move: {best} ({described})")
     else:
         write(f"value: {analysis.description} for {names[mover]}")
+    if _in_pawns(analysis):
+        write(f"(values in pawns for {names[mover]}, the side to move)")
     if len(analysis.pv) > 1:
-        write("principal variation: " + " ".join(game.format_move(m) for m in analysis.pv))
+        line = analysis.extra.get("pv_san") or [game.format_move(m) for m in analysis.pv]
+        write("principal variation: " + " ".join(line))
     _extra(game, state, analysis, write)
     figures = f"{analysis.nodes:,} nodes in {analysis.seconds:.3f} s" if analysis.nodes else \
         f"{analysis.seconds:.3f} s"
@@ -56,13 +62,34 @@ def _move_table(game: Game, analysis: Analysis, write: Write) -> None:
     scores = analysis.extra.get("benchmark_scores") or {}
     ranked = sorted(analysis.move_values.items(),
                     key=lambda item: -(item[1] if item[1] is not None else float("-inf")))
-    width = max(len(game.format_move(m)) for m, _ in ranked)
+    san = analysis.extra.get("san")  # chess: the best move as players write it
+
+    def named(move: Any) -> str:
+        return san if san and move == analysis.move else game.format_move(move)
+
+    width = max(len(named(m)) for m, _ in ranked)
     for move, value in ranked:
-        text = game.format_move(move)
-        words = "unknown" if value is None else describe_value(value, analysis.exact,
-                                                               analysis.scale)
-        score = scores.get(text)
+        text = named(move)
+        words = "unknown" if value is None else _value_words(analysis, value)
+        score = scores.get(game.format_move(move))
         write(f"  {text:>{width}}  {words}" + (f"  (score {score:+d})" if score else ""))
+
+
+def _in_pawns(analysis: Analysis) -> bool:
+    """Whether the engine's values are centipawns (chess, xiangqi: ``score_cp`` in extra)."""
+    return "score_cp" in analysis.extra
+
+
+def _value_words(analysis: Analysis, value: float) -> str:
+    """A value in words; a chess engine's in the players' terms: pawns for the side to move
+    (``+0.24``) and ``mate in 4`` / ``mated in 3`` (moves, not plies)."""
+    if _in_pawns(analysis):
+        plies = plies_to_end(value)
+        if plies is not None:
+            return f"{'mate' if value > 0 else 'mated'} in {(plies + 1) // 2}"
+        if not analysis.exact or value != 0:
+            return f"{value / 100:+.2f}"
+    return describe_value(value, analysis.exact, analysis.scale, analysis.bounded)
 
 
 def _verdict(game: Game, state: Any, analysis: Analysis, write: Write) -> None:

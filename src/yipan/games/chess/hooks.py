@@ -77,7 +77,8 @@ def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
     mate = mate_in_plies(iteration.score)
     table = iteration.endgame_table
     syzygy_win = table is not None and table.startswith("syzygy") and iteration.score != 0
-    exact = (exact or table is not None) and not syzygy_win
+    # a mate the search found is proved (every reply was searched); a table's verdict too
+    exact = (exact or table is not None or mate is not None) and not syzygy_win
     verdict = None
     if iteration.endgame_table is not None:
         outcome = "win" if iteration.score > 0 else "loss" if iteration.score < 0 else "draw"

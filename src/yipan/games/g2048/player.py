@@ -85,7 +85,7 @@ class ExpectimaxPlayer:
         move = self.rng.choice(ties) if ties else None
         return SearchResult(
             move=move, value=best, pv=(move,) if move is not None else (),
-            move_values=MappingProxyType(move_values), depth=depth, exact=False,
+            move_values=MappingProxyType(move_values), depth=depth, exact=False, scale="expected",
             stats=SearchStats(nodes=nodes, tt_hits=hits,
                               elapsed=clock.perf_counter() - start))
 
