@@ -40,6 +40,17 @@ def seconds(text: str) -> float:
     return value
 
 
+def level(text: str) -> str:
+    """An argparse type: one of the AI's levels (checked with the rest of the command line,
+    before any engine is prepared)."""
+    from ..core import LEVELS
+
+    if text not in LEVELS:
+        raise argparse.ArgumentTypeError(f"unknown level {quote(text[:40])}; levels: "
+                                         f"{', '.join(LEVELS)}")
+    return text
+
+
 def count(low: int = 1, high: int | None = None) -> Any:
     """An argparse type: a whole number within ``low..high`` (ASCII digits, not too many)."""
     def parse(text: str) -> int:

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..core import CHANCE, LEVELS, CapabilityError, Game, GameHooks, describe_value
+from ..core import CHANCE, CapabilityError, Game, GameHooks, describe_value
 from ..engines import (
     engine_help,
     engine_spec,
@@ -33,7 +33,7 @@ from ..players import (
     UndoRequested,
     check_ai,
 )
-from .common import UsageError, input_file, prepare_game, seconds, start_game_command
+from .common import UsageError, input_file, level, prepare_game, seconds, start_game_command
 from .keys import KEYS_HELP, key_reader
 
 KEYED_GAMES = ("2048",)
@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--first", choices=("human", "ai"), default="human",
                         help="who moves first (default: human)")
-    parser.add_argument("--level", default="perfect", choices=LEVELS, metavar="LEVEL",
+    parser.add_argument("--level", default="perfect", type=level, metavar="LEVEL",
                         help="the AI's strength: perfect, medium, easy (default: perfect)")
     parser.add_argument("--time", type=seconds, default=None, metavar="SECONDS",
                         help="seconds the AI may think per move (games too large to solve)")

@@ -17,9 +17,9 @@ import time
 from typing import Any, TextIO
 
 from .. import engines
-from ..core import CHANCE, LEVELS, Game, Player
+from ..core import CHANCE, Game, Player
 from ..players import check_ai
-from .common import count, prepare_game, print_json, seconds, start_game_command
+from .common import count, level, prepare_game, print_json, seconds, start_game_command
 from .play import check_player
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -42,7 +42,7 @@ def add_watch_arguments(parser: argparse.ArgumentParser) -> None:
                              + engines.engine_help(names))
     parser.add_argument("--seed", type=int, default=None, help="seed chance and the AI")
     parser.add_argument("--json", action="store_true", help="one JSON object at the end")
-    parser.add_argument("--level", default="perfect", choices=LEVELS, metavar="LEVEL",
+    parser.add_argument("--level", default="perfect", type=level, metavar="LEVEL",
                         help="auto: perfect, medium, easy")
     parser.add_argument("--time", type=seconds, default=None,
                         help="seconds per move, for games the AI cannot solve")
