@@ -197,3 +197,17 @@ def test_chess_analysis_speaks_pawns_mates_and_san():
     assert not any(re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", move) for move in line)
     assert "heuristic" not in run.stdout
     assert "pawns for black, the side to move" in run.stdout
+
+
+def test_analyze_kuhn_without_a_deal_analyses_the_information_set():
+    run = yipan("analyze", "kuhn", "--json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["deal_given"] is False
+    hands = {hand["hand"]: hand for hand in data["information_sets"]}
+    assert set(hands) == {"J", "Q", "K"}
+    assert all(hand["probability"] == pytest.approx(1 / 3) for hand in hands.values())
+    assert hands["K"]["strategy"]["bet"] > 0.5 and hands["Q"]["move"] == "check"
+    assert data["value"] == pytest.approx(-1 / 18, abs=0.005)  # Kuhn poker's value
+    text = yipan("analyze", "kuhn").stdout
+    assert "No deal given" in text and "over every deal" in text
