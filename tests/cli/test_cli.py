@@ -168,7 +168,7 @@ def test_solve_with_a_clock_uses_iterative_deepening():
 
 @pytest.mark.parametrize("argv", [
     ["analyze", "connect4", "4", "9"],                    # an illegal move
-    ["analyze", "leduc"],                                  # a chance draw is next
+    ["analyze", "pushfold"],                               # a chance draw is next
     ["analyze", "connect4", "--ai", "expectimax"],         # an engine the game has not
     ["solve", "connect4", "--algorithm", "minimax", "--time", "1"],   # no anytime search
     ["solve", "gomoku", "h8", "--algorithm", "mcts", "--trace", "2"],  # no trace of MCTS
