@@ -527,7 +527,7 @@ def test_chess_a_click_on_a_piece_shows_its_moves_and_a_second_plays(open_page,
                                                                       tmp_path: Path) -> None:
     page = open_page("?game=chess&first=human&engine=ai&level=0.2s")
     wait_for_turn(page)
-    assert page.locator("svg.board.chess text.piece").count() == 32
+    assert page.locator("svg.board.chess g.piece").count() == 32
     assert page.locator("svg.board.chess text.coord").count() == 16
     page.locator('svg.board [data-square="e2"]').click()
     assert page.locator("svg.board .target").count() == 2  # e3 and e4
@@ -535,7 +535,7 @@ def test_chess_a_click_on_a_piece_shows_its_moves_and_a_second_plays(open_page,
     page.wait_for_function("() => document.querySelectorAll('#moves li').length === 2",
                            timeout=WAIT)
     wait_for_turn(page)
-    assert page.locator("svg.board.chess text.piece").count() == 32
+    assert page.locator("svg.board.chess g.piece").count() == 32
     page.screenshot(path=str(tmp_path / "chess.png"))
 
 

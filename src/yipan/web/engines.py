@@ -110,16 +110,30 @@ def run(job: SearchJob, stop: Callable[[], bool] | None = None) -> Iterator[dict
     position = load_position(job.game, job.options, list(job.moves))
     name = check_job(position, job.engine)
     request = AnalysisRequest(limit=replace(job.limit, stop=stop))
+    named = position.game.view(position.state).get("kind") == "chess"
     for analysis in shared.think(position.game, position.state, name, request=request,
                                  rng=random.Random(job.seed), level=job.level or "perfect",
                                  every_move=job.analysis):
-        yield result_json(position, analysis, name)
+        yield result_json(position, analysis, name, named)
 
 
-def result_json(position: Position, analysis: Analysis, engine: str) -> dict[str, Any]:
+def result_json(position: Position, analysis: Analysis, engine: str,
+                named: bool = False) -> dict[str, Any]:
     """The shared schema, with ``engine`` the registered engine that ran and ``searcher`` what
-    answered (for the game's AI: which of its parts)."""
-    data = analysis.to_json(position.game, position.state, list(position.moves))
+    answered (for the game's AI: which of its parts); ``named``: the move and the line also as
+    people write them, ``move_name`` and ``pv_names`` (chess: SAN, as the move list shows)."""
+    game, state = position.game, position.state
+    data = analysis.to_json(game, state, list(position.moves))
     data["searcher"] = data["engine"]
     data["engine"] = engine
+    if named:
+        names = []
+        for move in analysis.pv:
+            if game.outcome(state) is not None:
+                break
+            names.append(game.describe_move(state, move))
+            state = game.play(state, move)
+        data["pv_names"] = names
+        data["move_name"] = None if analysis.move is None \
+            else game.describe_move(position.state, analysis.move)
     return data

@@ -190,6 +190,7 @@ def describe_position(position: Position, engines: list[str],
         "options": position.options,
         "moves": list(position.moves),
         "moves_seen": moves_seen(position, viewer),
+        "move_names": move_names(position, view["kind"], viewer),
         "perfect_information": info.perfect_information,
         "movers": [_mover(game, before) for before in position.states[:-1]],
         "ply": len(position.moves),
@@ -233,6 +234,17 @@ def moves_seen(position: Position, viewer: int | None) -> list[str]:
         else:
             shown.append(text)
     return shown
+
+
+def move_names(position: Position, view_kind: str, viewer: int | None) -> list[str]:
+    """The moves as the move list shows them: chess's in SAN (``Game.describe_move``), every
+    other game's as ``moves_seen`` (elsewhere ``describe_move`` is a sentence, too long for a
+    list)."""
+    game = position.game
+    if view_kind != "chess":
+        return moves_seen(position, viewer)
+    return [game.describe_move(before, game.parse_move(before, text))
+            for text, before in zip(position.moves, position.states[:-1], strict=True)]
 
 
 def _mover(game: Game, state: Any) -> int | str:

@@ -32,7 +32,7 @@ point forbidden).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -342,15 +342,35 @@ class Gomoku(Game[Stones, int]):
 
     def view(self, state: Stones) -> dict:
         """The grid of stones; the winning five highlighted; playable: the empty points,
-        less black's forbidden ones under renju."""
+        less black's forbidden ones under renju, which ``forbidden`` lists with the reason."""
         outcome = self.outcome(state)
         playable = self.full & ~(state.black | state.white) if outcome is None else 0
         if playable and self.renju and self.to_move(state) == 0:  # not black's forbidden points
             playable = sum(1 << self._bits[p] for p in self.legal_moves(state))
         winner = None if outcome is None else outcome.winner
         highlight = 0 if winner is None else self.five_cells(state, winner)
-        return grid_view(self.grid, self.grid.owners(*state), playable=playable,
+        view = grid_view(self.grid, self.grid.owners(*state), playable=playable,
                          pieces="stones", highlight=highlight)
+        if outcome is None and self.renju and self.to_move(state) == 0:
+            view["forbidden"] = self.forbidden_points(state)
+        return view
+
+    def forbidden_points(self, state: Stones) -> list[list[Any]]:
+        """Black's forbidden points under renju, ``[[row, col, "double three"], ...]``: the page
+        marks them and says why a click there plays nothing."""
+        suspects = self.renju_suspects(state)
+        if not suspects:
+            return []
+        taken = state.black | state.white
+        board = self.renju_board(state)
+        points = []
+        for point, bit in enumerate(self._bits):
+            if taken >> bit & 1 or not suspects >> bit & 1:
+                continue
+            reason = board.forbidden(*self.xy(point))
+            if reason is not None:
+                points.append([*self.grid.coordinates(bit), reason])
+        return points
 
     # -- heuristic and ordering, for the generic search (the fast engine has its own) ----------
     def evaluate(self, state: Stones) -> float:

@@ -5,7 +5,9 @@
 
 import { ApiError, getState, listGames, readiness, stopSearch as askToStop, streamSearch, whilePreparing }
   from "./api.js";
-import { drawBoard, drawLegend, drawMoveButtons, moveMarks, pieceSwatch, playerName } from "./boards.js";
+import {
+  drawBoard, drawLegend, drawMoveButtons, lineWords, moveMarks, moveWords, pieceSwatch, playerName, valueWords,
+} from "./boards.js";
 
 const TIME_LEVELS = [["0.3s", "0.3 s a move", 0.3], ["1s", "1 s a move", 1], ["3s", "3 s a move", 3],
   ["10s", "10 s a move", 10]];
@@ -318,18 +320,19 @@ function showNetwork(result) {
 
 function showThinking(result, done) {
   $("t-depth").textContent = (result.scale === "minimax" && result.depth) || "–";
-  $("t-value").textContent = result.description ?? "–";
+  $("t-value").textContent = valueWords(page.position, result);
   $("t-nodes").textContent = result.nodes ? result.nodes.toLocaleString("en") : "–";
   $("t-nps").textContent = result.nodes_per_second ? result.nodes_per_second.toLocaleString("en") : "–";
   $("t-time").textContent = `${result.seconds.toFixed(2)} s`;
-  $("t-pv").textContent = result.pv.length ? result.pv.join(" ") : "–";
+  const line = lineWords(result);
+  $("t-pv").textContent = line.length ? line.join(" ") : "–";
   showNetwork(result);
   if (done) return;
   const row = document.createElement("li");
   const deep = result.depth && result.scale === "minimax";
   const step = deep ? `depth ${result.depth}` : `${result.seconds.toFixed(2)} s`;
   const nodes = result.nodes ? `  ${result.nodes.toLocaleString("en")} nodes` : "";
-  row.textContent = `${step}  ${result.move ?? "–"}  ${result.description ?? ""}${nodes}`;
+  row.textContent = `${step}  ${moveWords(result) ?? "–"}  ${valueWords(page.position, result)}${nodes}`;
   if ($("t-log").firstChild?.textContent === row.textContent) return; // the answer, told again
   $("t-log").prepend(row);
   while ($("t-log").children.length > 12) $("t-log").lastChild.remove();
@@ -362,6 +365,10 @@ function renderBoard() {
     thinking: page.thinking,
     canMove: isHumanTurn(state),
     onMove: play,
+    say: (text) => {
+      page.notice = text;
+      renderNotice();
+    },
     bottom: humanSide(),
   };
   drawBoard($("board"), state, ui);
@@ -428,7 +435,8 @@ function renderMoves() {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    const seen = page.position?.moves_seen?.[index] ?? move; // a hidden deal stays hidden
+    // chess's in SAN; a hidden deal stays hidden
+    const seen = page.position?.move_names?.[index] ?? page.position?.moves_seen?.[index] ?? move;
     button.textContent = seen;
     const mover = page.position?.movers?.[index];
     const who = mover === "chance" ? "chance" : page.position ? playerName(page.position, mover ?? index % 2) : "";

@@ -87,6 +87,27 @@ export function moveMarks(result) {
   return marks;
 }
 
+// The AI's value as a player reads it. Chess: pawns from White's side ("+0.35") or the mate
+// ("mate in 4 for White"), whoever moves; other games: the search's own words.
+export function valueWords(position, result) {
+  if (position?.view.kind !== "chess" || result.value === null || result.value === undefined) {
+    return result.description ?? "–";
+  }
+  const white = position.to_move === 0 ? 1 : -1; // the value is the side to move's
+  if (Math.abs(result.value) > HEURISTIC_LIMIT) {
+    const plies = WIN - Math.abs(result.value);
+    const winner = result.value * white > 0 ? "White" : "Black";
+    return `mate in ${Math.ceil(plies / 2)} for ${winner}`;
+  }
+  if (result.exact && result.value === 0) return "draw";
+  const pawns = (result.value * white) / 100;
+  return `${pawns >= 0 ? "+" : "-"}${Math.abs(pawns).toFixed(2)}`;
+}
+
+// The AI's line and move as a player reads them (chess: SAN, sent by the server).
+export const lineWords = (result) => result.pv_names ?? result.pv;
+export const moveWords = (result) => result.move_name ?? result.move;
+
 // What the marks on the board mean, for the legend under it: the kinds that appear.
 export function markKinds(marks) {
   const kinds = new Set();
@@ -137,6 +158,8 @@ export function playerName(position, player) {
   if (position.players === 1) return "you";
   if (position.view.kind === "table") return capital(position.view.seats[player].name);
   if (position.view.kind === "chess") return ["White", "Black"][player];
+  // discs are drawn red and yellow, whatever letters the game's text board uses
+  if (position.view.kind === "grid" && gridStyle(position) === "discs") return ["Red", "Yellow"][player];
   const names = position.player_names ?? [];
   return names[player] ? capital(names[player]) : `Player ${player + 1}`;
 }
@@ -189,8 +212,8 @@ function moveFocus(board, item) {
 }
 
 // Arrow keys walk the board's items through `neighbour(item, key)`; Enter and Space play the
-// focused item's move.
-function keyboard(board, ui, neighbour) {
+// focused item's move, or `activate(item)` does what a click on it does (pick a piece).
+function keyboard(board, ui, neighbour, activate = null) {
   board.addEventListener("focusin", (event) => {
     const item = event.target.closest("[data-key]");
     if (item) focusMemory.key = item.getAttribute("data-key");
@@ -201,7 +224,8 @@ function keyboard(board, ui, neighbour) {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       const move = item.getAttribute("data-move");
-      if (move && ui.canMove) ui.onMove(move);
+      if (activate) activate(item);
+      else if (move && ui.canMove) ui.onMove(move);
       return;
     }
     if (!event.key.startsWith("Arrow")) return;
@@ -306,6 +330,8 @@ function drawGrid(container, position, ui) {
   const winning = new Set((view.highlight ?? []).map(([r, c]) => `${r},${c}`));
   const last = view.last ? `${view.last[0]},${view.last[1]}` : null;
   const markAt = gridMarkCells(view, ui.marks);
+  // renju: Black's forbidden points, each with its reason (double three, double four, overline)
+  const forbidden = new Map((view.forbidden ?? []).map(([r, c, reason]) => [`${r},${c}`, reason]));
   const pvAt = gridPvCells(view, ui.pv ?? []);
   for (let r = 0; r < rows; r++) {
     const row = svg("g", { role: "row" }, board);
@@ -341,6 +367,14 @@ function drawGrid(container, position, ui) {
         if (style === "marks") svg("rect", { x: x + 7, y: y + 7, width: size - 14, height: size - 14, rx: 8, class: "last-mark" }, cell);
         else svg("circle", { cx, cy, r: 9, class: `last-mark p${owner}` }, cell);
       }
+      if (forbidden.has(`${r},${c}`)) {
+        const d = size * 0.2;
+        cell.classList.add("forbidden");
+        cell.setAttribute("data-reason", forbidden.get(`${r},${c}`));
+        svg("path", { d: `M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}`,
+                      class: "forbidden-mark" }, cell);
+        words.push(`forbidden for Black: ${forbidden.get(`${r},${c}`)}`);
+      }
       const mark = markAt.get(`${r},${c}`);
       if (mark) {
         words.push(mark.words);
@@ -351,9 +385,13 @@ function drawGrid(container, position, ui) {
     }
   }
   if (view.gravity) drawColumns(board, view, left, size, height, ui);
+  // a forbidden point plays nothing: say why
+  const refuse = (cell) => ui.say?.(`Black may not play ${cellName(position, Number(cell.dataset.row), Number(cell.dataset.col))}`
+    + ` under renju: it would make ${FORBIDDEN_WORDS[cell.dataset.reason] ?? cell.dataset.reason}.`);
   board.addEventListener("click", (event) => {
     const target = event.target.closest("[data-move]");
     if (target && ui.canMove) ui.onMove(target.getAttribute("data-move"));
+    else if (ui.canMove && event.target.closest(".cell.forbidden")) refuse(event.target.closest(".cell"));
   });
   keyboard(board, ui, (item, key) => {
     let r = Number(item.getAttribute("data-row")), c = Number(item.getAttribute("data-col"));
@@ -367,8 +405,16 @@ function drawGrid(container, position, ui) {
         ? Math.max(0, view.cells.map((line) => line[c]).lastIndexOf(null)) : r;
     }
     return board.querySelector(`.cell[data-row="${r}"][data-col="${c}"]`);
+  }, (item) => {
+    const move = item.getAttribute("data-move");
+    if (move && ui.canMove) ui.onMove(move);
+    else if (ui.canMove && item.classList.contains("forbidden")) refuse(item);
   });
 }
+
+const FORBIDDEN_WORDS = { "double three": "two open threes at once (a double three)",
+                          "double four": "two fours at once (a double four)",
+                          overline: "six or more in a row (an overline)" };
 
 // A move's value on its cell: a proven result as a label, an estimate as a coloured dot.
 function drawMark(cell, mark, cx, cy, size) {
@@ -776,6 +822,7 @@ export function drawRangeGrid(container, values, scale) {
                              role: "grid", "aria-label": "13 by 13 hand grid" }, container);
   board.style.maxWidth = "100%";
   for (let row = 0; row < 13; row++) {
+    const line = svg("g", { role: "row" }, board);
     for (let column = 0; column < 13; column++) {
       const hand = rangeCell(row, column);
       const value = values[hand] ?? 0;
@@ -784,7 +831,7 @@ export function drawRangeGrid(container, values, scale) {
       // the more often (or the deeper) a hand plays, the deeper its red; never: the paper
       const shown = Math.max(0, Math.min(1, share));
       const fill = shown < 0.005 ? "#f3efe6" : `rgba(205, 60, 40, ${(0.15 + 0.85 * shown).toFixed(3)})`;
-      const cell = svg("g", { class: "range-cell", "data-hand": hand }, board);
+      const cell = svg("g", { class: "range-cell", "data-hand": hand, role: "gridcell" }, line);
       svg("rect", { x, y, width: size - 1, height: size - 1, fill }, cell);
       svg("text", { x: x + size / 2, y: y + 15, "text-anchor": "middle", "font-size": 12,
                     fill: "#222" }, cell).textContent = hand;
@@ -794,13 +841,50 @@ export function drawRangeGrid(container, values, scale) {
       svg("text", { x: x + size / 2, y: y + 34, "text-anchor": "middle", "font-size": 12,
                     "font-weight": 700, fill: "#222" }, cell).textContent = label;
       svg("title", {}, cell).textContent = `${hand}: ${label}`;
+      cell.setAttribute("aria-label", `${hand}: ${label}`);
     }
   }
 }
 
 // -- chess ----------------------------------------------------------------------------------------
-// One piece glyph for both colours (the filled set), painted white or black with an outline.
-const CHESS_GLYPHS = { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+// Pieces drawn as shapes of our own on a 100 x 100 square (no font: a glyph's colours depend on
+// the font the machine falls back to); white ones light with a dark outline, black ones dark.
+// Each piece: [element, attributes] in drawing order; "detail" parts take the other colour.
+const BASE = ["path", { d: "M24 88H76V80Q76 73 69 73H31Q24 73 24 80Z" }];
+const CHESS_SHAPES = {
+  p: [["path", { d: "M36 74Q38 56 45 47H55Q62 56 64 74Z" }], ["circle", { cx: 50, cy: 36, r: 12 }], BASE],
+  r: [["path", { d: "M33 74L36 44H64L67 74Z" }],
+    ["path", { d: "M29 44V22H38V29H45V22H55V29H62V22H71V44Z" }], BASE],
+  n: [["path", { d: "M32 74C31 60 40 53 45 45C38 47 31 50 27 47C22 43 27 35 35 29C41 24 45 17 49 13L54 20C67 23 75 37 72 57L70 74Z" }],
+    ["circle", { cx: 44, cy: 30, r: 3, detail: true }], BASE],
+  b: [["circle", { cx: 50, cy: 17, r: 5 }], ["path", { d: "M50 23C63 33 67 46 60 58H40C33 46 37 33 50 23Z" }],
+    ["path", { d: "M54 33L46 45", detail: true, stroke: true }], ["path", { d: "M40 58H60L64 74H36Z" }], BASE],
+  q: [["path", { d: "M30 73L21 34L34 53L36 23L44 50L50 18L56 50L64 23L66 53L79 34L70 73Z" }],
+    ["circle", { cx: 21, cy: 32, r: 4 }], ["circle", { cx: 36, cy: 21, r: 4 }], ["circle", { cx: 50, cy: 16, r: 4 }],
+    ["circle", { cx: 64, cy: 21, r: 4 }], ["circle", { cx: 79, cy: 32, r: 4 }], BASE],
+  k: [["path", { d: "M46 6H54V12H60V19H54V27H46V19H40V12H46Z" }], ["path", { d: "M44 27H56L58 44H42Z" }],
+    ["path", { d: "M30 73C17 53 29 34 50 46C71 34 83 53 70 73Z" }], BASE],
+};
+const CHESS_WORDS = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
+const CHESS_INK = { white: ["#fdfaf3", "#1d1b19"], black: ["#2b2723", "#0d0c0b"] }; // fill, outline
+
+// One piece as SVG in `parent`, its square's corner at (x, y) and `size` wide.
+export function drawChessPiece(parent, letter, x, y, size) {
+  const white = letter === letter.toUpperCase();
+  const [fill, outline] = CHESS_INK[white ? "white" : "black"];
+  const detail = white ? outline : "#fdfaf3";
+  const group = svg("g", { class: `piece ${white ? "white" : "black"}`, "data-piece": letter,
+                           transform: `translate(${x} ${y}) scale(${size / 100})`, "pointer-events": "none" }, parent);
+  for (const [name, attributes] of CHESS_SHAPES[letter.toLowerCase()]) {
+    const { detail: isDetail, stroke: isStroke, ...shape } = attributes;
+    const paint = isDetail
+      ? (isStroke ? { fill: "none", stroke: detail, "stroke-width": 3, "stroke-linecap": "round" } : { fill: detail })
+      : { fill, stroke: outline, "stroke-width": 2.6, "stroke-linejoin": "round" };
+    svg(name, { ...shape, ...paint }, group);
+  }
+  return group;
+}
+
 let chessSelection = { fen: null, from: null }; // the piece picked, kept across redraws
 
 function chessSquare(view, name) {
@@ -808,9 +892,11 @@ function chessSquare(view, name) {
   return [view.ranks.indexOf(name[1]), view.files.indexOf(name[0])];
 }
 
+const CHESS_SIZE = 100, CHESS_MARGIN = 34, CHESS_TOP = 8;
+
 function drawChess(container, position, ui) {
   const view = position.view;
-  const size = 100, margin = 34;
+  const size = CHESS_SIZE, margin = CHESS_MARGIN;
   const width = 8 * size + margin + 8, height = 8 * size + margin + 8;
   const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board chess", role: "grid",
                              "aria-label": "chess board" }, container);
@@ -818,99 +904,213 @@ function drawChess(container, position, ui) {
   svg("rect", { x: 0, y: 0, width, height, rx: 10, fill: "#f3ead9", stroke: "#b8a382" }, board);
   if (chessSelection.fen !== view.fen) chessSelection = { fen: view.fen, from: null };
   const selected = chessSelection.from;
-  const targets = new Map(); // square -> the moves from the selected piece to it
-  for (const option of (selected && view.moves[selected]) || []) {
-    if (!targets.has(option.to)) targets.set(option.to, []);
-    targets.get(option.to).push(option);
-  }
+  const targets = chessTargets(view, selected);
   const pvFirst = ui.pv && ui.pv.length ? ui.pv[0] : null;
-  const left = margin, top = 8;
+  const lastMove = position.moves?.length ? position.moves[position.moves.length - 1] : null;
+  const lastSquares = lastMove && /^[a-h][1-8][a-h][1-8]/.test(lastMove) ? [lastMove.slice(0, 2), lastMove.slice(2, 4)] : [];
+  const left = margin, top = CHESS_TOP;
   for (let r = 0; r < 8; r++) {
+    const row = svg("g", { role: "row" }, board);
     for (let c = 0; c < 8; c++) {
       const name = view.files[c] + view.ranks[r];
       const x = left + c * size, y = top + r * size;
-      const cell = svg("g", { class: "square", "data-square": name }, board);
+      const piece = view.board[r][c];
+      const cell = svg("g", { class: "square", "data-square": name, role: "gridcell", "data-key": name,
+                              "data-row": r, "data-col": c }, row);
       const dark = (r + c) % 2 === 1;
       let fill = dark ? "#b58863" : "#f0d9b5";
+      if (lastSquares.includes(name)) fill = dark ? "#c9a23f" : "#ead27a";
       if (name === selected) fill = "#e2c35a";
       svg("rect", { x, y, width: size, height: size, fill, class: "sq" }, cell);
+      const words = [name, piece ? `${piece === piece.toUpperCase() ? "white" : "black"} ${CHESS_WORDS[piece.toLowerCase()]}` : "empty"];
+      if (lastSquares.includes(name)) {
+        cell.classList.add("last-move");
+        words.push(name === lastSquares[0] ? "the last move from here" : "the last move to here");
+      }
       if (view.check === name) {
         svg("circle", { cx: x + size / 2, cy: y + size / 2, r: size * 0.47, fill: "rgba(220, 30, 30, 0.55)",
                         class: "check" }, cell);
+        words.push("in check");
       }
       if (pvFirst && (pvFirst.slice(0, 2) === name || pvFirst.slice(2, 4) === name)) {
         svg("rect", { x: x + 3, y: y + 3, width: size - 6, height: size - 6, fill: "none",
                       stroke: "rgba(40, 110, 200, 0.8)", "stroke-width": 6, class: "pv" }, cell);
       }
-      const piece = view.board[r][c];
-      if (piece) {
-        const white = piece === piece.toUpperCase();
-        svg("text", { x: x + size / 2, y: y + size / 2 + 4, "text-anchor": "middle",
-                      "dominant-baseline": "central", "font-size": 78,
-                      fill: white ? "#fffdf8" : "#1d1b19", stroke: white ? "#1d1b19" : "#fffdf8",
-                      "stroke-width": white ? 2.5 : 1, class: `piece ${white ? "white" : "black"}`,
-                      "pointer-events": "none" }, cell).textContent = CHESS_GLYPHS[piece.toLowerCase()];
-      }
+      if (piece) drawChessPiece(cell, piece, x, y, size);
       if (targets.has(name)) {
         svg("circle", { cx: x + size / 2, cy: y + size / 2, r: piece ? size * 0.46 : size * 0.15,
                         fill: piece ? "none" : "rgba(30, 90, 40, 0.45)",
                         stroke: piece ? "rgba(30, 90, 40, 0.6)" : "none", "stroke-width": 7,
                         class: "target", "pointer-events": "none" }, cell);
+        words.push(`a move of the ${CHESS_WORDS[view.board[chessSquare(view, selected)[0]][chessSquare(view, selected)[1]].toLowerCase()]} on ${selected}`);
       }
+      if (name === selected) words.push("selected");
+      svg("rect", { x: x + 3, y: y + 3, width: size - 6, height: size - 6, class: "focus-ring" }, cell);
       const movable = ui.canMove && (view.moves[name] || targets.has(name));
-      if (movable) cell.classList.add("playable");
+      if (movable) {
+        cell.classList.add("playable");
+        cell.setAttribute("data-move", targets.has(name) ? targets.get(name)[0].move : name);
+      } else {
+        cell.setAttribute("aria-disabled", "true");
+      }
       cell.style.cursor = movable ? "pointer" : "default";
+      cell.setAttribute("aria-label", words.join(", "));
     }
   }
   // coordinates: files under the board, ranks to its left
+  const labels = svg("g", { "aria-hidden": "true" }, board);
   for (let c = 0; c < 8; c++) {
     svg("text", { x: left + c * size + size / 2, y: top + 8 * size + margin / 2, "text-anchor": "middle",
-                  "dominant-baseline": "central", "font-size": 22, fill: "#6d5c44", class: "coord" }, board)
+                  "dominant-baseline": "central", "font-size": 22, fill: "#6d5c44", class: "coord" }, labels)
       .textContent = view.files[c];
   }
   for (let r = 0; r < 8; r++) {
     svg("text", { x: margin / 2, y: top + r * size + size / 2, "text-anchor": "middle",
-                  "dominant-baseline": "central", "font-size": 22, fill: "#6d5c44", class: "coord" }, board)
+                  "dominant-baseline": "central", "font-size": 22, fill: "#6d5c44", class: "coord" }, labels)
       .textContent = view.ranks[r];
   }
-  board.addEventListener("click", (event) => {
-    const cell = event.target.closest("[data-square]");
-    if (!cell || !ui.canMove) return;
-    const name = cell.getAttribute("data-square");
+  const redraw = () => drawBoard(container, position, ui);
+  // a click (or Enter) on a square: pick a piece, or play to a marked target
+  const choose = (name) => {
+    if (!ui.canMove) return;
     if (targets.has(name)) {
-      const options = targets.get(name);
-      if (options.length === 1) {
-        chessSelection = { fen: view.fen, from: null };
-        ui.onMove(options[0].move);
-      } else {
-        choosePromotion(container, options, ui, view);
-      }
+      playChess(container, targets.get(name), ui, view, board);
       return;
     }
     chessSelection = { fen: view.fen, from: view.moves[name] && name !== selected ? name : null };
-    container.replaceChildren();
-    drawChess(container, position, ui);
+    redraw();
+  };
+  let dragged = false; // a drag ends with a click event of its own, to be ignored
+  board.addEventListener("click", (event) => {
+    if (dragged) {
+      dragged = false;
+      return;
+    }
+    const cell = event.target.closest("[data-square]");
+    if (cell) choose(cell.getAttribute("data-square"));
   });
+  dragPieces(board, view, ui, (from, to) => {
+    dragged = true;
+    const options = chessTargets(view, from).get(to);
+    if (options) playChess(container, options, ui, view, board);
+    else {
+      chessSelection = { fen: view.fen, from: null };
+      redraw();
+    }
+  });
+  keyboard(board, ui, (item, key) => {
+    let r = Number(item.getAttribute("data-row")), c = Number(item.getAttribute("data-col"));
+    if (key === "ArrowUp") r = Math.max(0, r - 1);
+    if (key === "ArrowDown") r = Math.min(7, r + 1);
+    if (key === "ArrowLeft") c = Math.max(0, c - 1);
+    if (key === "ArrowRight") c = Math.min(7, c + 1);
+    return board.querySelector(`[data-row="${r}"][data-col="${c}"]`);
+  }, (item) => choose(item.getAttribute("data-square")));
 }
 
-// Several moves to one square differ only by the piece a pawn becomes: ask which.
-function choosePromotion(container, options, ui, view) {
+// square -> the moves from `from` to it (several when they differ only by a promotion)
+function chessTargets(view, from) {
+  const targets = new Map();
+  for (const option of (from && view.moves[from]) || []) {
+    if (!targets.has(option.to)) targets.set(option.to, []);
+    targets.get(option.to).push(option);
+  }
+  return targets;
+}
+
+function playChess(container, options, ui, view, board) {
+  if (options.length === 1) {
+    chessSelection = { fen: view.fen, from: null };
+    ui.onMove(options[0].move);
+  } else {
+    choosePromotion(container, options, ui, view, board);
+  }
+}
+
+// Drag a piece to a square: pointer down on a piece that can move, the piece follows the
+// pointer, and `drop(from, to)` is told where it was let go (to: null off the board). A press
+// that does not move is left to the click handler.
+function dragPieces(board, view, ui, drop) {
+  let drag = null;
+  const point = (event) => {
+    const matrix = board.getScreenCTM().inverse();
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix);
+    return [p.x, p.y];
+  };
+  const squareAt = ([x, y]) => {
+    const c = Math.floor((x - CHESS_MARGIN) / CHESS_SIZE), r = Math.floor((y - CHESS_TOP) / CHESS_SIZE);
+    return r >= 0 && r < 8 && c >= 0 && c < 8 ? view.files[c] + view.ranks[r] : null;
+  };
+  board.addEventListener("pointerdown", (event) => {
+    if (!ui.canMove || event.button !== 0) return;
+    const cell = event.target.closest("[data-square]");
+    const from = cell && cell.getAttribute("data-square");
+    if (!from || !view.moves[from]) return;
+    drag = { from, start: point(event), piece: cell.querySelector(".piece"), moved: false, id: event.pointerId };
+  });
+  board.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const [x, y] = point(event);
+    if (!drag.moved && Math.hypot(x - drag.start[0], y - drag.start[1]) < 12) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      board.setPointerCapture?.(event.pointerId);
+      board.appendChild(drag.piece.parentNode); // drawn above the other squares
+      drag.piece.classList.add("dragging");
+    }
+    drag.piece.setAttribute("transform", `translate(${x - CHESS_SIZE / 2} ${y - CHESS_SIZE / 2}) scale(1)`);
+    event.preventDefault();
+  });
+  const end = (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const finished = drag;
+    drag = null;
+    if (finished.moved) drop(finished.from, event.type === "pointerup" ? squareAt(point(event)) : null);
+  };
+  board.addEventListener("pointerup", end);
+  board.addEventListener("pointercancel", end);
+}
+
+// Several moves to one square differ only by the piece a pawn becomes: a small column of the
+// four pieces over the promotion square, running towards the board's middle (as on a real
+// board, where the new piece is set down).
+function choosePromotion(container, options, ui, view, board) {
+  container.querySelector(".promotion")?.remove();
   const white = view.turn === "white";
-  const chooser = html("div", { class: "promotion", role: "dialog", "aria-label": "promote to" }, container);
-  chooser.style.cssText = "display:flex;gap:8px;justify-content:center;margin-top:8px";
+  const to = options[0].to;
+  const [row, col] = chessSquare(view, to);
+  const box = board.getBoundingClientRect(), around = container.getBoundingClientRect();
+  const scale = box.width / board.viewBox.baseVal.width;
+  const square = CHESS_SIZE * scale;
+  const downwards = row < 4;
+  const chooser = html("div", { class: "promotion", role: "dialog", "aria-label": `promote the pawn on ${to} to` }, container);
+  chooser.style.left = `${box.left - around.left + (CHESS_MARGIN + col * CHESS_SIZE) * scale}px`;
+  chooser.style.top = `${box.top - around.top + (CHESS_TOP + (downwards ? row : row - 3) * CHESS_SIZE) * scale}px`;
+  chooser.style.width = `${square}px`;
+  chooser.style.flexDirection = downwards ? "column" : "column-reverse";
+  const close = () => {
+    chooser.remove();
+    chessSelection = { fen: view.fen, from: null };
+  };
   for (const letter of ["q", "r", "b", "n"]) {
     const option = options.find((o) => o.promotion === letter);
     if (!option) continue;
-    const glyph = CHESS_GLYPHS[letter];
-    const button = html("button", { type: "button", class: "chip promote", "data-move": option.move,
-                                    title: `promote to ${letter}` }, chooser, glyph);
-    button.style.fontSize = "2rem";
-    button.style.color = white ? "#7a6a55" : "#1d1b19";
+    const button = html("button", { type: "button", class: "promote", "data-move": option.move,
+                                    "aria-label": `promote to a ${CHESS_WORDS[letter]}`, title: `promote to a ${CHESS_WORDS[letter]}` }, chooser);
+    button.style.height = `${square}px`;
+    const picture = svg("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" }, button);
+    drawChessPiece(picture, white ? letter.toUpperCase() : letter, 0, 0, 100);
     button.addEventListener("click", () => {
-      chessSelection = { fen: view.fen, from: null };
+      close();
       ui.onMove(option.move);
     });
+    button.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      close();
+      board.querySelector("[data-key][tabindex='0']")?.focus();
+    });
   }
+  chooser.querySelector("button")?.focus();
 }
 
 // -- Go -----------------------------------------------------------------------------------------
@@ -921,7 +1121,7 @@ const GO_WOOD = "#dcb35c", GO_LINE = "#3b2a14";
 
 function drawGo(container, position, ui) {
   const view = position.view;
-  const n = view.rows, step = 100, margin = 90;
+  const n = view.rows, step = 100, margin = 120; // the coordinates clear of the edge stones
   const size = (n - 1) * step + 2 * margin;
   const at = (i) => margin + i * step;
   const board = svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "board go", role: "grid",
@@ -941,32 +1141,40 @@ function drawGo(container, position, ui) {
     svg("line", { x1: at(i), y1: at(0), x2: at(i), y2: at(n - 1), stroke: GO_LINE, "stroke-width": 3 }, board);
   }
   for (const [r, c] of view.hoshi ?? []) svg("circle", { cx: at(c), cy: at(r), r: 11, fill: GO_LINE }, board);
-  const font = 38;
+  const font = 36;
   const labels = svg("g", { "font-size": font, "text-anchor": "middle", "dominant-baseline": "central",
-                            fill: GO_LINE, class: "coordinates" }, board);
+                            fill: GO_LINE, class: "coordinates", "aria-hidden": "true" }, board);
   view.col_labels.forEach((label, c) => {
-    svg("text", { x: at(c), y: margin / 2 - 6, class: "coord" }, labels).textContent = label;
-    svg("text", { x: at(c), y: size - margin / 2 + 6, class: "coord" }, labels).textContent = label;
+    svg("text", { x: at(c), y: margin / 2 - 14, class: "coord" }, labels).textContent = label;
+    svg("text", { x: at(c), y: size - margin / 2 + 14, class: "coord" }, labels).textContent = label;
   });
   view.row_labels.forEach((label, r) => {
-    svg("text", { x: margin / 2 - 8, y: at(r), class: "coord" }, labels).textContent = label;
-    svg("text", { x: size - margin / 2 + 8, y: at(r), class: "coord" }, labels).textContent = label;
+    svg("text", { x: margin / 2 - 14, y: at(r), class: "coord" }, labels).textContent = label;
+    svg("text", { x: size - margin / 2 + 14, y: at(r), class: "coord" }, labels).textContent = label;
   });
   const thinking = ui.thinking && ui.thinking.extra ? ui.thinking.extra.best_moves ?? [] : [];
   const candidates = new Map(thinking.map((entry, rank) => [entry.move, { ...entry, rank }]));
   const pv = ui.pv ?? [];
   const last = view.last ? `${view.last[0]},${view.last[1]}` : null;
   for (let r = 0; r < n; r++) {
+    const row = svg("g", { role: "row" }, board);
     for (let c = 0; c < n; c++) {
       const cx = at(c), cy = at(r), owner = view.cells[r][c], move = view.move_at[r][c];
-      const cell = svg("g", { class: "cell", "data-row": r, "data-col": c }, board);
+      const cell = svg("g", { class: "cell", "data-row": r, "data-col": c, "data-key": `${r},${c}`,
+                              role: "gridcell" }, row);
       const hit = svg("rect", { x: cx - step / 2, y: cy - step / 2, width: step, height: step,
                                 fill: "transparent", class: "hit" }, cell);
+      const words = [`${view.col_labels[c]}${view.row_labels[r]}`,
+                     owner === null ? "empty" : owner === 0 ? "black stone" : "white stone"];
+      if (`${r},${c}` === last) words.push("the last move");
       if (move !== null && move !== undefined) {
         hit.setAttribute("data-move", move);
+        cell.setAttribute("data-move", move);
         svg("title", {}, hit).textContent = move;
         if (ui.canMove) cell.classList.add("playable");
       }
+      if (!ui.canMove || move === null || move === undefined) cell.setAttribute("aria-disabled", "true");
+      cell.setAttribute("aria-label", words.join(", "));
       if (owner !== null) {
         const paint = `url(#go-${owner === 0 ? "black" : "white"})`;
         svg("circle", { cx, cy, r: step * 0.47, class: `stone p${owner}`,
@@ -984,23 +1192,31 @@ function drawGo(container, position, ui) {
         const colour = entry.rank === 0 ? "#2e7d32" : "#1565c0";
         svg("circle", { cx, cy, r: step * 0.42, fill: colour, opacity: 0.75, class: "candidate" }, cell);
         svg("text", { x: cx, y: cy - 12, "text-anchor": "middle", "dominant-baseline": "central",
-                      "font-size": 30, fill: "#fff", class: "win-rate" }, cell)
+                      "font-size": 30, fill: "#fff", class: "win-rate", "aria-hidden": "true" }, cell)
           .textContent = `${Math.round(entry.win_rate * 100)}`;
         svg("text", { x: cx, y: cy + 20, "text-anchor": "middle", "dominant-baseline": "central",
-                      "font-size": 22, fill: "#fff", class: "visits" }, cell)
+                      "font-size": 22, fill: "#fff", class: "visits", "aria-hidden": "true" }, cell)
           .textContent = compactCount(entry.visits);
       } else if (move && pv.indexOf(move) >= 0 && pv.indexOf(move) < 6) {
         const index = pv.indexOf(move);
         const player = (position.to_move + index) % 2;
         svg("circle", { cx, cy, r: step * 0.4, class: `ghost p${player}` }, cell);
         svg("text", { x: cx, y: cy, class: "pv-number", "dominant-baseline": "central",
-                      "text-anchor": "middle" }, cell).textContent = index + 1;
+                      "text-anchor": "middle", "aria-hidden": "true" }, cell).textContent = index + 1;
       }
     }
   }
   board.addEventListener("click", (event) => {
     const target = event.target.closest("[data-move]");
     if (target && ui.canMove) ui.onMove(target.getAttribute("data-move"));
+  });
+  keyboard(board, ui, (item, key) => {
+    let r = Number(item.getAttribute("data-row")), c = Number(item.getAttribute("data-col"));
+    if (key === "ArrowUp") r = Math.max(0, r - 1);
+    if (key === "ArrowDown") r = Math.min(n - 1, r + 1);
+    if (key === "ArrowLeft") c = Math.max(0, c - 1);
+    if (key === "ArrowRight") c = Math.min(n - 1, c + 1);
+    return board.querySelector(`.cell[data-row="${r}"][data-col="${c}"]`);
   });
 }
 
@@ -1065,7 +1281,7 @@ function canDrawChinese() {
 
 function drawXiangqi(container, position, ui) {
   const view = position.view;
-  const step = 100, margin = 80;
+  const step = 100, margin = 96; // the coordinates clear of the edge pieces
   const width = 8 * step + 2 * margin, height = 9 * step + 2 * margin;
   const at = (i) => margin + i * step;
   const board = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "board xiangqi", role: "grid",
@@ -1095,24 +1311,35 @@ function drawXiangqi(container, position, ui) {
   svg("text", { x: at(2), y: (at(4) + at(5)) / 2 }, river).textContent = chinese ? "楚 河" : "river";
   svg("text", { x: at(6), y: (at(4) + at(5)) / 2 }, river).textContent = chinese ? "漢 界" : "river";
   const labels = svg("g", { "font-size": 30, "text-anchor": "middle", "dominant-baseline": "central",
-                            fill: "#6d5c44", class: "coordinates" }, board);
+                            fill: "#6d5c44", class: "coordinates", "aria-hidden": "true" }, board);
   for (let c = 0; c < 9; c++) {
-    svg("text", { x: at(c), y: height - 16, class: "coord" }, labels).textContent = view.files[c];
+    svg("text", { x: at(c), y: height - 20, class: "coord" }, labels).textContent = view.files[c];
   }
   for (let r = 0; r < 10; r++) {
-    svg("text", { x: margin / 2 - 12, y: at(r), class: "coord" }, labels).textContent = view.ranks[r];
+    svg("text", { x: 24, y: at(r), class: "coord" }, labels).textContent = view.ranks[r];
   }
   if (xiangqiSelection.fen !== view.fen) xiangqiSelection = { fen: view.fen, from: null };
   const selected = xiangqiSelection.from;
   const targets = new Map();
   for (const option of (selected && view.moves[selected]) || []) targets.set(option.to, option);
   const pvFirst = ui.pv && ui.pv.length ? ui.pv[0] : null;
+  const lastMove = position.moves?.length ? position.moves[position.moves.length - 1] : null;
+  const lastSquares = lastMove && /^[a-i]\d[a-i]\d$/.test(lastMove) ? [lastMove.slice(0, 2), lastMove.slice(2, 4)] : [];
   for (let r = 0; r < 10; r++) {
+    const row = svg("g", { role: "row" }, board);
     for (let c = 0; c < 9; c++) {
       const name = view.files[c] + view.ranks[r];
       const cx = at(c), cy = at(r);
       const piece = view.board[r][c];
-      const cell = svg("g", { class: "point", "data-square": name, role: "gridcell" }, board);
+      const cell = svg("g", { class: "point", "data-square": name, role: "gridcell", "data-key": name,
+                              "data-row": r, "data-col": c }, row);
+      const words = [name, piece ? `${piece === piece.toUpperCase() ? "red" : "black"} ${XIANGQI_WORDS[piece.toLowerCase()]}` : "empty"];
+      if (lastSquares.includes(name)) {
+        svg("rect", { x: cx - step * 0.46, y: cy - step * 0.46, width: step * 0.92, height: step * 0.92, rx: 10,
+                      fill: "rgba(224, 160, 40, 0.45)", class: "last-move" }, cell);
+        words.push("the last move");
+      }
+      if (name === selected) words.push("selected");
       svg("rect", { x: cx - step / 2, y: cy - step / 2, width: step, height: step, fill: "transparent",
                     class: "hit" }, cell);
       if (pvFirst && (pvFirst.slice(0, 2) === name || pvFirst.slice(2, 4) === name)) {
@@ -1141,23 +1368,40 @@ function drawXiangqi(container, position, ui) {
                         stroke: piece ? "rgba(30, 110, 50, 0.8)" : "none", "stroke-width": 7,
                         class: "target", "data-move": option.move, "pointer-events": "none" }, cell);
         svg("title", {}, cell).textContent = `${option.name} (${option.move})`;
+        words.push(`a move: ${option.name}`);
       }
+      svg("circle", { cx, cy, r: step * 0.49, class: "focus-ring" }, cell);
       const movable = ui.canMove && (view.moves[name] || targets.has(name));
-      if (movable) cell.classList.add("playable");
+      if (movable) {
+        cell.classList.add("playable");
+        cell.setAttribute("data-move", targets.has(name) ? targets.get(name).move : name);
+      } else {
+        cell.setAttribute("aria-disabled", "true");
+      }
       cell.style.cursor = movable ? "pointer" : "default";
+      cell.setAttribute("aria-label", words.join(", "));
     }
   }
-  board.addEventListener("click", (event) => {
-    const cell = event.target.closest("[data-square]");
-    if (!cell || !ui.canMove) return;
-    const name = cell.getAttribute("data-square");
+  const choose = (name) => {
+    if (!ui.canMove) return;
     if (targets.has(name)) {
       xiangqiSelection = { fen: view.fen, from: null };
       ui.onMove(targets.get(name).move);
       return;
     }
     xiangqiSelection = { fen: view.fen, from: view.moves[name] && name !== selected ? name : null };
-    container.replaceChildren();
-    drawXiangqi(container, position, ui);
+    drawBoard(container, position, ui);
+  };
+  board.addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-square]");
+    if (cell) choose(cell.getAttribute("data-square"));
   });
+  keyboard(board, ui, (item, key) => {
+    let r = Number(item.getAttribute("data-row")), c = Number(item.getAttribute("data-col"));
+    if (key === "ArrowUp") r = Math.max(0, r - 1);
+    if (key === "ArrowDown") r = Math.min(9, r + 1);
+    if (key === "ArrowLeft") c = Math.max(0, c - 1);
+    if (key === "ArrowRight") c = Math.min(8, c + 1);
+    return board.querySelector(`[data-row="${r}"][data-col="${c}"]`);
+  }, (item) => choose(item.getAttribute("data-square")));
 }

@@ -1,0 +1,324 @@
+"""The boards a player meets in the first hour, in a real headless Chromium: chess pieces drawn
+as shapes (no font), the last move, SAN and pawns, drag and drop, the promotion chooser on its
+square; renju's forbidden points; the AI's thinking in view on a laptop; no sideways scroll on a
+phone; no accessibility violation on any page; chess, xiangqi and Go played from the keyboard.
+
+Needs Debian's ``chromium`` and the ``playwright`` Python package, as ``test_browser.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import httpx
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+WAIT = 60_000  # ms: generous, the machine may be busy; a wait only ends early on success
+CHESS_GLYPHS = "♔♕♖♗♘♙♚♛♜♝♞♟"
+SAN = re.compile(r"^([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?|O-O(-O)?)[+#]?$")
+PAWNS = re.compile(r"^[+-]\d+\.\d\d$|^mate in \d+ for (White|Black)$|^draw$")
+
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="browser tests need playwright (the test extra)")
+if not CHROMIUM.exists():
+    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser(live_server) -> Iterator:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser, live_server) -> Iterator:
+    url, _ = live_server
+    pages = []
+    errors: list[str] = []
+
+    def open_page(query: str, viewport: dict = LAPTOP, wait: str = "svg.board, pre.text-board"):
+        page = browser.new_page(viewport=viewport)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{url}/{query}")
+        page.wait_for_selector(wait, timeout=WAIT)
+        pages.append(page)
+        return page
+
+    yield open_page
+    for page in pages:
+        page.close()
+    assert errors == [], f"script errors on the page: {errors}"
+
+
+def wait_for_turn(page) -> str:
+    page.wait_for_function(
+        "() => { const s = document.getElementById('status');"
+        " return s.className === 'over' || s.textContent.startsWith('Your move'); }",
+        timeout=WAIT)
+    return page.locator("#status").inner_text()
+
+
+def url_moves(page) -> list[str]:
+    query = parse_qs(urlparse(page.url).query)
+    return [move for move in query.get("moves", [""])[0].split() if move]
+
+
+def wait_for_moves(page, count: int) -> None:
+    page.wait_for_function(f"() => document.querySelectorAll('#moves li').length >= {count}",
+                           timeout=WAIT)
+
+
+def game_names(live_server) -> list[str]:
+    url, _ = live_server
+    return [game["name"] for game in httpx.get(f"{url}/api/games").json()["games"]]
+
+
+# -- chess ---------------------------------------------------------------------------------------
+def test_chess_pieces_are_drawn_shapes_and_the_last_move_is_marked(open_page,
+                                                                    tmp_path: Path) -> None:
+    # the AI played e4 as White; the person (Black) is to move
+    page = open_page("?game=chess&first=ai&engine=ai&level=0.3s&moves=e2e4")
+    wait_for_turn(page)
+    board = page.locator("svg.board.chess")
+    assert board.locator("g.piece").count() == 32
+    assert board.locator("g.piece path").count() >= 32  # every piece has a shape
+    assert board.locator("text.piece").count() == 0
+    assert not any(glyph in board.inner_html() for glyph in CHESS_GLYPHS)
+    assert board.locator('[data-square="e1"] g.piece').get_attribute("data-piece") == "K"
+    assert board.locator('[data-square="e8"] g.piece').get_attribute("data-piece") == "k"
+    # the white king light, the black king dark, whatever fonts the machine has
+    white = board.locator('[data-square="e1"] g.piece path').first.get_attribute("fill")
+    black = board.locator('[data-square="e8"] g.piece path').first.get_attribute("fill")
+    assert white.lower() == "#fdfaf3" and black.lower() == "#2b2723"
+    marked = {cell.get_attribute("data-square")
+              for cell in board.locator(".square.last-move").all()}
+    assert marked == {"e2", "e4"}
+    assert page.locator("#moves li").all_inner_texts() == ["e4"]  # SAN, not e2e4
+    page.screenshot(path=str(tmp_path / "chess-pieces.png"))
+
+
+def drag(page, source, target) -> None:
+    start, end = source.bounding_box(), target.bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    for step in range(1, 6):
+        page.mouse.move(start["x"] + start["width"] / 2
+                        + (end["x"] - start["x"]) * step / 5,
+                        start["y"] + start["height"] / 2 + (end["y"] - start["y"]) * step / 5)
+    page.mouse.up()
+
+
+def test_chess_a_piece_dragged_plays_and_the_ai_speaks_san_and_pawns(open_page) -> None:
+    page = open_page("?game=chess&first=human&engine=ai&level=1s")
+    wait_for_turn(page)
+    drag(page, page.locator('svg.board [data-square="g1"]'),
+         page.locator('svg.board [data-square="f3"]'))
+    page.wait_for_function("() => new URLSearchParams(location.search).get('moves')",
+                           timeout=WAIT)
+    assert url_moves(page)[0] == "g1f3"
+    page.wait_for_function("() => document.querySelectorAll('#t-log li').length >= 1",
+                           timeout=WAIT)
+    value = page.locator("#t-value").inner_text()
+    assert PAWNS.match(value), value
+    assert "heuristic" not in page.locator("#thinking").inner_text()
+    wait_for_moves(page, 2)
+    wait_for_turn(page)
+    names = page.locator("#moves li").all_inner_texts()
+    assert names[0] == "Nf3" and SAN.match(names[1]), names
+    line = page.locator("#t-pv").inner_text().split()
+    assert line and all(SAN.match(move) for move in line), line
+    assert PAWNS.match(page.locator("#t-value").inner_text())
+
+
+def test_chess_a_drag_off_the_board_or_to_an_illegal_square_plays_nothing(open_page) -> None:
+    page = open_page("?game=chess&first=human&engine=ai&level=0.3s")
+    wait_for_turn(page)
+    drag(page, page.locator('svg.board [data-square="e2"]'),
+         page.locator('svg.board [data-square="e5"]'))
+    page.wait_for_timeout(300)
+    assert url_moves(page) == []
+    assert page.locator("svg.board.chess g.piece").count() == 32
+    assert page.locator('svg.board [data-square="e2"] g.piece').count() == 1
+
+
+def test_chess_promotion_is_chosen_on_the_square_and_the_board_keeps_its_size(
+        open_page, tmp_path: Path) -> None:
+    page = open_page("?game=chess&o.fen=4k3%2F1P6%2F8%2F8%2F8%2F8%2F8%2F4K2R+w+K+-+0+1"
+                     "&first=human&engine=ai&level=0.3s")
+    wait_for_turn(page)
+    board_before = page.locator("svg.board.chess").bounding_box()
+    page.locator('svg.board [data-square="b7"]').click()
+    page.locator('svg.board [data-square="b8"]').click()
+    chooser = page.locator(".promotion")
+    chooser.wait_for(timeout=WAIT)
+    assert chooser.locator("button").count() == 4
+    assert chooser.locator("button svg g.piece").count() == 4
+    page.screenshot(path=str(tmp_path / "chess-promotion-overlay.png"))
+    square = page.locator('svg.board [data-square="b8"]').bounding_box()
+    box = chooser.bounding_box()
+    assert page.locator("svg.board.chess").bounding_box() == board_before
+    # one square wide, four high, from b8 downwards: over the b-file, inside the board
+    assert abs(box["x"] - square["x"]) < 2 and abs(box["width"] - square["width"]) < 2
+    assert abs(box["y"] - square["y"]) < 2
+    assert box["height"] <= 4 * square["height"] + 2
+    page.locator('.promotion button[data-move="b7b8n"]').click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('moves')",
+                           timeout=WAIT)
+    assert url_moves(page)[0] == "b7b8n"
+    assert page.locator(".promotion").count() == 0
+
+
+# -- renju ---------------------------------------------------------------------------------------
+RENJU = "?game=gomoku&o.rule=renju&first=human&engine=random&moves="
+# Black g8 h8 (a row) and i10 i9 (a column); White far away: i8 would make two open threes
+DOUBLE_THREE = "g8+a1+h8+a3+i10+a5+i9+a7"
+
+
+def test_renju_forbidden_points_are_marked_and_a_click_says_why(open_page, live_server,
+                                                                tmp_path: Path) -> None:
+    url, _ = live_server
+    state = httpx.post(f"{url}/api/games/gomoku/state",
+                       json={"moves": DOUBLE_THREE.split("+"),
+                             "options": {"rule": "renju"}}).json()
+    forbidden = state["view"]["forbidden"]
+    assert forbidden and all(reason == "double three" for *_, reason in forbidden)
+    page = open_page(RENJU + DOUBLE_THREE)
+    wait_for_turn(page)
+    cells = page.locator("svg.board .cell.forbidden")
+    assert cells.count() == len(forbidden)
+    assert page.locator("svg.board .forbidden-mark").count() == len(forbidden)
+    row, col, _ = forbidden[0]
+    cell = page.locator(f'svg.board .cell[data-row="{row}"][data-col="{col}"]')
+    assert "forbidden for Black: double three" in cell.get_attribute("aria-label")
+    cell.locator(".hit").click()
+    page.wait_for_function("() => document.getElementById('notice').textContent.length > 0",
+                           timeout=WAIT)
+    assert "double three" in page.locator("#notice").inner_text()
+    assert url_moves(page) == DOUBLE_THREE.split("+")  # nothing played
+    page.screenshot(path=str(tmp_path / "renju.png"))
+
+
+def test_no_forbidden_marks_outside_renju_or_for_white(open_page) -> None:
+    page = open_page("?game=gomoku&first=human&engine=random&moves=" + DOUBLE_THREE)
+    wait_for_turn(page)
+    assert page.locator("svg.board .forbidden-mark").count() == 0
+
+
+# -- layout --------------------------------------------------------------------------------------
+def test_the_ai_thinking_is_in_view_on_a_laptop_for_every_game(open_page, live_server) -> None:
+    for game in game_names(live_server):
+        page = open_page(f"?game={game}&first=human")
+        page.wait_for_function("() => document.getElementById('status').textContent"
+                               " !== 'Loading…'", timeout=WAIT)
+        for part in ("#thinking h2", "#t-depth", "#t-value", "#t-pv"):
+            box = page.locator(part).bounding_box()
+            assert box is not None, (game, part)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"], (game, part)
+            assert box["x"] + box["width"] <= LAPTOP["width"], (game, part)
+        page.close()
+
+
+@pytest.mark.parametrize("query", [
+    "?game=chess&first=human&moves=e2e4+e7e5+g1f3+b8c6+f1b5+a7a6+b5a4+g8f6",
+    "?game=xiangqi&first=ai&moves=h2e2",
+])
+def test_no_sideways_scroll_on_a_phone(open_page, query: str, tmp_path: Path) -> None:
+    page = open_page(query, viewport=PHONE)
+    wait_for_turn(page)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+
+
+def test_connect_four_calls_its_players_red_and_yellow(open_page) -> None:
+    page = open_page("?game=connect4&first=human&engine=random")
+    wait_for_turn(page)
+    assert "Your move (Red)" in page.locator("#status").inner_text()
+
+
+# -- accessibility -------------------------------------------------------------------------------
+def axe_violations(page) -> dict:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return {v["id"]: [node["target"] for node in v["nodes"]][:3]
+            for v in results.response["violations"]}
+
+
+def test_no_accessibility_violation_on_any_page(open_page, live_server) -> None:
+    """axe-core on every game's page and on the push/fold page: no violation of any impact."""
+    pytest.importorskip("axe_playwright_python", reason="needs axe-playwright-python")
+    found = {}
+    for game in game_names(live_server):
+        page = open_page(f"?game={game}&first=human")
+        wait_for_turn(page)
+        found[game] = axe_violations(page)
+        page.close()
+    page = open_page("pushfold", wait="#push-grid svg")
+    found["pushfold"] = axe_violations(page)
+    assert {name: v for name, v in found.items() if v} == {}
+
+
+# -- the keyboard --------------------------------------------------------------------------------
+def tab_to_board(page) -> None:
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => Boolean(document.activeElement.closest('svg.board'))"):
+            return
+    raise AssertionError("Tab never reached the board")
+
+
+def focused(page) -> str:
+    return page.evaluate("() => document.activeElement.getAttribute('data-key')")
+
+
+def walk_to(page, row: int, col: int) -> None:
+    at = page.evaluate("() => [document.activeElement.dataset.row,"
+                       " document.activeElement.dataset.col].map(Number)")
+    for key, steps in (("ArrowDown", row - at[0]), ("ArrowUp", at[0] - row),
+                       ("ArrowRight", col - at[1]), ("ArrowLeft", at[1] - col)):
+        for _ in range(max(0, steps)):
+            page.keyboard.press(key)
+
+
+@pytest.mark.parametrize(("query", "source", "target", "move"), [
+    ("?game=chess&first=human&engine=ai&level=0.3s", (6, 4), (4, 4), "e2e4"),  # e2 to e4
+    # the cannon on h2 (row 7, column 7) to e2
+    ("?game=xiangqi&first=human&engine=ai&level=0.3s", (7, 7), (7, 4), "h2e2"),
+])
+def test_pieces_are_moved_from_the_keyboard(open_page, query: str, source: tuple[int, int],
+                                            target: tuple[int, int], move: str) -> None:
+    page = open_page(query)
+    wait_for_turn(page)
+    tab_to_board(page)
+    walk_to(page, *source)
+    page.keyboard.press("Enter")
+    assert "selected" in page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    walk_to(page, *target)
+    page.keyboard.press("Enter")
+    wait_for_moves(page, 2)  # the move and the AI's answer
+    assert url_moves(page)[0] == move
+    wait_for_turn(page)
+    assert page.evaluate("() => Boolean(document.activeElement.closest('svg.board'))")
+
+
+def test_go_is_played_from_the_keyboard(open_page) -> None:
+    page = open_page("?game=go&o.size=5&first=human&engine=ai&level=easy")
+    wait_for_turn(page)
+    tab_to_board(page)
+    walk_to(page, 2, 2)
+    assert focused(page) == "2,2"
+    page.keyboard.press("Enter")
+    wait_for_moves(page, 2)
+    assert url_moves(page)[0] == "C3"
+    wait_for_turn(page)
