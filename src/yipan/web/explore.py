@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import anyio
 from fastapi import APIRouter, Request
@@ -35,8 +35,12 @@ from ..search.mcts import DEFAULT_EXPLORATION
 from .positions import load_position
 from .schemas import MoveText
 
-if TYPE_CHECKING:
-    from .workers import SearchRunner
+
+class Runner(Protocol):
+    """What the routes need of the server's search runner (``workers.SearchRunner``, which
+    imports this module to run its jobs)."""
+
+    def run(self, job: Any) -> Awaitable[dict[str, Any]]: ...
 
 STATIC = Path(__file__).parent / "static"
 MAX_DEPTH = 12  # plies: deeper trees than a person can read, and searches that take long
@@ -125,7 +129,7 @@ class ExplainJob:
 Guard = Callable[[Request, Awaitable[Any]], Awaitable[Any]]
 
 
-def explore_routes(runner: SearchRunner, unless_abandoned: Guard,
+def explore_routes(runner: Runner, unless_abandoned: Guard,
                    until_ready: Callable[[str], Awaitable[None]]) -> APIRouter:
     """The page and its API; ``unless_abandoned`` stops the search of a client that leaves,
     ``until_ready`` waits while the game's engine is being prepared (the app's own)."""
