@@ -8,7 +8,9 @@ What runs, page by page:
   saves: it is written to the page's folder, where the page's commands run (``--games-from``);
 - each ```console line ``$ yipan ...``, with this tree's yipan (``python -m yipan``): its
   exit status must be 0 and its standard output what the page shows under it, where ``...``
-  stands for any text (doctest's ELLIPSIS: a time, the rest of a long tree);
+  stands for any text (doctest's ELLIPSIS: a time, the rest of a long tree); an output
+  that ends with the line ``[exit status N]`` expects that status instead (``yipan check``
+  on a broken game: 1);
 - each ```bash line that starts with ``yipan ``: its exit status must be 0.
 
 A command too slow or too interactive for a test (training, a server, a game at the terminal)
@@ -28,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from yipan.core import registry
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 SRC = ROOT / "src"
@@ -41,6 +45,10 @@ class Command:
     argv: list[str]  # after "yipan"
     expected: str | None  # the output the page shows (None: only the exit status is checked)
     line: str
+    status: int = 0
+
+
+EXIT_STATUS = re.compile(r"^\[exit status (\d+)\]\s*\Z", re.MULTILINE)
 
 
 @dataclass
@@ -58,7 +66,11 @@ def commands_of_console(body: str) -> list[Command]:
         first, _, output = chunk.partition("\n")
         words = shlex.split(first[2:], comments=True)
         if words and words[0] == "yipan":
-            commands.append(Command(words[1:], output, first))
+            status = EXIT_STATUS.search(output)
+            if status:
+                output = output[:status.start()]
+            commands.append(Command(words[1:], output, first,
+                                    int(status.group(1)) if status else 0))
     return commands
 
 
@@ -112,6 +124,19 @@ def same_output(expected: str, got: str) -> bool:
 def test_every_example_of_the_page_runs(page: Page, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a block that writes a file writes it here
+    monkeypatch.syspath_prepend(str(tmp_path))  # and a file the page saved is importable
+    # a game a page registers is gone after it (the registry is the process's own)
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    before = set(sys.modules)
+    try:
+        run_page(page, tmp_path)
+    finally:
+        for name in set(sys.modules) - before:
+            if str(tmp_path) in str(getattr(sys.modules[name], "__file__", "") or ""):
+                del sys.modules[name]
+
+
+def run_page(page: Page, tmp_path: Path) -> None:
     namespace: dict[str, object] = {"__name__": f"docs_{page.path.stem.replace('-', '_')}"}
     for kind, step in page.steps:
         if kind == "python":
@@ -123,7 +148,7 @@ def test_every_example_of_the_page_runs(page: Page, tmp_path: Path,
         else:
             assert isinstance(step, Command)
             done = run_yipan(step, tmp_path)
-            assert done.returncode == 0, f"{step.line}\n{done.stderr[-2000:]}"
+            assert done.returncode == step.status, f"{step.line}\n{done.stderr[-2000:]}"
             if step.expected and step.expected.strip():
                 assert same_output(step.expected, done.stdout), (
                     f"{step.line}\n--- the page shows:\n{step.expected}\n--- it printed:\n"
@@ -134,6 +159,9 @@ def test_output_comparison_honours_ellipsis_and_trailing_space() -> None:
     assert same_output("nodes: 241\ntime: ... ms\n", "nodes: 241  \ntime: 19.46 ms\n")
     assert same_output("root\n...\n", "root\n  a\n  b\n")
     assert not same_output("nodes: 241\n", "nodes: 242\n")
+    [command] = commands_of_console("$ yipan check broken\n2 fault(s)\n[exit status 1]\n")
+    assert (command.argv, command.expected, command.status) == (["check", "broken"],
+                                                                "2 fault(s)\n", 1)
 
 
 def test_the_site_builds_strictly(tmp_path: Path) -> None:

@@ -25,12 +25,13 @@ DEFAULT_EXAMPLE = "tictactoe"
 
 
 def markdown() -> str:
-    """The whole reference page's generated part (headings from level 2 down)."""
+    """The whole reference page's generated part (headings from level 3 down: the page
+    puts it under a heading of its own)."""
     from .main import build_parser
 
     with _columns(WIDTH):
         parser = build_parser()
-        sections = [_section("yipan", parser.format_help())]
+        sections = [_section("yipan", parser.format_help(), "###")]
         for path, command in _commands(parser, ()):
             sections.append(_command_section(path, command))
     return "\n".join([*sections, _games_table()])
@@ -66,7 +67,7 @@ def _is_game_command(parser: argparse.ArgumentParser) -> bool:
 
 def _command_section(path: tuple[str, ...], parser: argparse.ArgumentParser) -> str:
     name = " ".join(path)
-    level = "##" if len(path) == 1 else "###"
+    level = "###" if len(path) == 1 else "####"
     if not _is_game_command(parser):
         return _section(f"yipan {name}", parser.format_help(), level)
     game = EXAMPLE_GAMES.get(name, DEFAULT_EXAMPLE)
@@ -91,12 +92,12 @@ def _help_of(argv: list[str]) -> str:
     return out.getvalue()
 
 
-def _section(title: str, text: str, level: str = "##", note: str = "") -> str:
+def _section(title: str, text: str, level: str, note: str = "") -> str:
     return f"{level} `{title}`\n\n{note}\n```text\n{text.rstrip()}\n```\n"
 
 
 def _games_table() -> str:
-    rows = ["## The games and their options", "",
+    rows = ["### The games and their options", "",
             "`yipan games` lists them; an option is given as `--name value` after the game "
             "(`yipan play tictactoe --size 4x4 --k 4`), a positional one as words "
             "(`yipan play nim 3 4 5`).", "",
