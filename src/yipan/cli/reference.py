@@ -82,6 +82,7 @@ def _help_of(argv: list[str]) -> str:
     from .main import main
 
     out = io.StringIO()
+    status: int | str | None
     with contextlib.redirect_stdout(out):
         try:
             status = main(argv)
