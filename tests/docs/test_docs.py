@@ -184,3 +184,23 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     for name in commands:
         assert f"yipan {name}" in cli, f"the command-line reference lacks yipan {name}"
     assert "usage: yipan solve tictactoe" in cli  # a game command, shown for its example game
+
+
+def test_the_cli_reference_shows_every_command_and_game() -> None:
+    """The generated reference (``yipan.cli.reference``) holds every command's and
+    subcommand's help, a game command's second stage for its example game, and every game."""
+    from yipan.cli.main import build_parser
+    from yipan.cli.reference import markdown
+    from yipan.core import list_games
+
+    text = markdown()
+    commands = next(action for action in build_parser()._actions
+                    if action.dest == "command").choices  # type: ignore[attr-defined]
+    for name in commands:
+        assert f"### `yipan {name}`" in text
+    for name in ("sg octal", "book build", "tablebase info", "poker pushfold"):
+        assert f"#### `yipan {name}`" in text
+    assert "usage: yipan explain tictactoe" in text and "--algorithm" in text
+    assert "usage: yipan train connect4" in text
+    for game in list_games():
+        assert f"| `{game}` |" in text
