@@ -4,8 +4,10 @@ site builds with warnings as errors.
 What runs, page by page:
 
 - each ```python block, in order, in one namespace per page (a later block uses what an
-  earlier one defined); a block whose first line is ``# file: NAME.py`` is a file the reader
-  saves: it is written to the page's folder, where the page's commands run (``--games-from``);
+  earlier one defined); where a ```text title="Output" block follows it, what the block
+  printed must be that (``...`` as below); a block whose first line is ``# file: NAME.py`` is
+  a file the reader saves: it is written to the page's folder, where the page's commands run
+  (``--games-from``);
 - each ```console line ``$ yipan ...``, with this tree's yipan (``python -m yipan``): its
   exit status must be 0 and its standard output what the page shows under it, where ``...``
   stands for any text (doctest's ELLIPSIS: a time, the rest of a long tree); an output
@@ -19,7 +21,9 @@ is shown in a ```text block, which nothing runs.
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import io
 import os
 import re
 import shlex
@@ -36,7 +40,14 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 SRC = ROOT / "src"
 
-FENCE = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```\s*$", re.DOTALL | re.MULTILINE)
+FENCE = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```\s*$", re.DOTALL | re.MULTILINE)
+OUTPUT_TITLE = 'title="Output"'
+
+
+@dataclass
+class Code:
+    source: str
+    expected: str | None = None  # what it prints, where the page shows it
 FILE_LINE = re.compile(r"#\s*file:\s*(\S+\.py)\s*$")
 
 
@@ -82,11 +93,17 @@ def commands_of_bash(body: str) -> list[Command]:
 def read_page(path: Path) -> Page:
     page = Page(path)
     for match in FENCE.finditer(path.read_text(encoding="utf-8")):
-        language, body = match.group(1), match.group(2)
+        language, attributes, body = match.group(1), match.group(2), match.group(3)
         if language == "python":
             first = body.split("\n", 1)[0]
             named = FILE_LINE.match(first)
-            page.steps.append(("file", (named.group(1), body)) if named else ("python", body))
+            page.steps.append(("file", (named.group(1), body)) if named
+                              else ("python", Code(body)))
+        elif language == "text" and OUTPUT_TITLE in attributes:
+            kind, code = page.steps[-1] if page.steps else (None, None)
+            assert kind == "python" and isinstance(code, Code), (
+                f"{path}: an Output block follows no python block")
+            code.expected = body
         elif language == "console":
             page.steps.extend(("command", command) for command in commands_of_console(body))
         elif language == "bash":
@@ -101,6 +118,8 @@ def test_the_docs_have_examples_to_run() -> None:
     """The collection below is not silently empty (a fence the reader does not match)."""
     kinds = {kind for page in PAGES for kind, _ in page.steps}
     assert kinds == {"python", "command", "file"}
+    assert any(isinstance(step, Code) and step.expected for page in PAGES
+               for _, step in page.steps)  # the Output blocks are read
     assert len(PAGES) >= 10
 
 
@@ -140,8 +159,14 @@ def run_page(page: Page, tmp_path: Path) -> None:
     namespace: dict[str, object] = {"__name__": f"docs_{page.path.stem.replace('-', '_')}"}
     for kind, step in page.steps:
         if kind == "python":
-            assert isinstance(step, str)
-            exec(compile(step, str(page.path), "exec"), namespace)  # noqa: S102 - the docs' own code
+            assert isinstance(step, Code)
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                exec(compile(step.source, str(page.path), "exec"), namespace)  # noqa: S102
+            if step.expected is not None:
+                assert same_output(step.expected, printed.getvalue()), (
+                    f"{page.path}:\n{step.source}\n--- the page shows:\n{step.expected}\n"
+                    f"--- it printed:\n{printed.getvalue()}")
         elif kind == "file":
             name, body = step  # type: ignore[misc]
             (tmp_path / name).write_text(body, encoding="utf-8")
