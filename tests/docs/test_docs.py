@@ -1,5 +1,5 @@
-"""The documentation site (``docs/``, ``mkdocs.yml``): every example it shows runs, and the
-site builds with warnings as errors.
+"""The documentation site (``docs/``, ``mkdocs.yml``) and the README: every example they
+show runs, and the site builds with warnings as errors.
 
 What runs, page by page:
 
@@ -111,7 +111,9 @@ def read_page(path: Path) -> Page:
     return page
 
 
-PAGES = [page for page in map(read_page, sorted(DOCS.rglob("*.md"))) if page.steps]
+# the README is the front door: its examples run as the site's do
+PAGES = [page for page in map(read_page, [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))])
+         if page.steps]
 
 
 def test_the_docs_have_examples_to_run() -> None:
@@ -139,7 +141,7 @@ def same_output(expected: str, got: str) -> bool:
     return CHECKER.check_output(want, have, doctest.ELLIPSIS)
 
 
-@pytest.mark.parametrize("page", PAGES, ids=[str(p.path.relative_to(DOCS)) for p in PAGES])
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.path.relative_to(ROOT)) for p in PAGES])
 def test_every_example_of_the_page_runs(page: Page, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a block that writes a file writes it here
