@@ -57,6 +57,7 @@ from ...chess_family.search import (
     context_arrays,
     enter,
     futile,
+    is_banned,
     late_reduction,
     mated,
     new_best,
@@ -137,17 +138,6 @@ def _order(ctx: Context, ply: int, count: int, table_move: int) -> None:
             keys[index] = KILLER_KEY
         else:
             keys[index] = ctx.history[side, origin, target]
-
-
-@njit(cache=True, inline="always")
-def _is_banned(ctx: Context, move: int) -> bool:
-    """Whether a root move is one of ``ctx.banned`` (ended by 0)."""
-    at = 0
-    while ctx.banned[at] != 0:
-        if ctx.banned[at] == move:
-            return True
-        at += 1
-    return False
 
 
 @njit(cache=True, inline="always")
@@ -266,7 +256,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     side = position[SIDE]
     for index in range(count):
         move = pick(ctx, ply, index, count)
-        if ply == 0 and _is_banned(ctx, move):
+        if ply == 0 and is_banned(ctx, move):
             continue
         origin = move & 127
         target = (move >> 7) & 127
