@@ -289,7 +289,7 @@ def test_connect4_setup_in_words_and_the_ai_by_default(open_page) -> None:
     assert "disc" in page.locator("#rules-text").inner_text()
     labels = page.locator("svg.board text.coord")
     assert [labels.nth(i).text_content() for i in range(labels.count())] == list("1234567")
-    assert "Your move (X)" in page.locator("#status").inner_text()
+    assert "Your move (Red)" in page.locator("#status").inner_text()  # its colours, not X and O
 
 
 def test_the_last_move_is_marked_without_hiding_the_winning_line(open_page) -> None:
