@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,23 @@ def live_server() -> Iterator[tuple[str, object]]:
 def server_factory():
     """``with server_factory(**settings) as (url, app):`` a server of one's own."""
     return running_server
+
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's, installed by .ci/run
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    """Debian's Chromium driven by Playwright, one for each browser test module."""
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="browser tests need playwright (the test extra)")
+    if not CHROMIUM.exists():
+        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} "
+                    "(apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

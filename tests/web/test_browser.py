@@ -15,25 +15,15 @@ import httpx
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LAPTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
 WAIT = 60_000  # ms: generous, the machine may be busy; a wait only ends early on success
 
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="browser tests need playwright (the test extra)")
+pytest.importorskip("playwright.sync_api",
+                    reason="browser tests need playwright (the test extra)")
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
                 allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def browser(live_server) -> Iterator:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

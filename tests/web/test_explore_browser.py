@@ -23,13 +23,11 @@ from yipan import plugins
 from yipan.core import registry
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LAPTOP = {"width": 1366, "height": 900}
 WAIT = 60_000  # ms: generous, the machine may be busy; a wait only ends early on success
 
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="browser tests need playwright (pip install playwright)")
+pytest.importorskip("playwright.sync_api",
+                    reason="browser tests need playwright (the test extra)")
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
                 allow_module_level=True)
@@ -65,14 +63,6 @@ def spawned_server() -> Iterator[str]:
 def server() -> Iterator[str]:
     with spawned_server() as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser(server) -> Iterator:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
