@@ -59,10 +59,11 @@ def test_no_clock_no_limit():
     assert budget(Clock(), 0.1, 0.5) == (None, None)
 
 
-def test_the_reserve_is_a_few_overheads_and_increments_and_at_most_half_the_clock():
+def test_the_reserve_is_a_few_overheads_and_increments_within_the_clock():
     assert reserve(Clock(time_left=10, increment=0.1), 0.1) == pytest.approx(4 * 0.1 + 5 * 0.1)
     assert reserve(Clock(time_left=0.8, increment=0.1), 0.1) == pytest.approx(0.6)
     assert reserve(Clock(time_left=60), 0.0) == 0.0
+    assert reserve(Clock(time_left=600, increment=30), 0.05) == pytest.approx(4 * 0.05 + 1)
 
 
 @given(base=st.floats(0.1, 60.0), increment=st.floats(0.0, 1.0),

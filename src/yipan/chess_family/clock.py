@@ -16,12 +16,12 @@ there is room for a search at all::
 
 The hard limit is at most a third of ``usable`` (four fifths on the last move before the
 time control), the soft limit (no new depth after it) a share of that. The ``reserve`` is
-never planned for: a few overheads and increments (``reserve``), so that in a long game at
-a small increment, where the clock settles where a move's hard limit is about the
-increment, the clock settles a second or so above the overhead rather than a few tenths,
-and a stall of the machine longer than the overhead (a loaded machine stalls a process for
-a tenth of a second and more) still does not flag; it is at most three quarters of the time
-left, so a short clock is still played. Where nothing is usable a move gets the least time
+never planned for: four overheads and five increments (these up to a second), at most three
+quarters of the time left (a short clock is still played). In a long game at a small
+increment the clock settles where a move's hard limit is about the increment: with the
+reserve, at 10 s + 0.1 s and a 100 ms overhead, about 1.3 s rather than 0.4 s, so that a
+stall longer than the overhead (a loaded machine stalls a process for a tenth of a second
+and more) still does not flag. Where nothing is usable a move gets the least time
 (``MIN_SOFT``, ``MIN_HARD``), and the increment fills the clock again.
 """
 
@@ -35,11 +35,12 @@ DEFAULT_MOVES_TO_GO = 30  # moves the time left is shared among in sudden death
 MAX_MOVES_TO_GO = 50
 INCREMENT_SHARE = 0.8  # of the increment, spent on the move that earns it
 HARD_SHARES = 4  # the hard limit allows this many shares (a depth that runs long)
-HARD_OF_LEFT = 1 / 3  # and never more than this part of what is left
+HARD_OF_LEFT = 1 / 3  # and never more than this part of what is usable
 HARD_OF_LEFT_LAST = 0.8  # on the last move before the time control
 SOFT_OF_SHARE = 0.6  # no new depth once this much of the share is gone
 RESERVE_OVERHEADS = 4  # the reserve: this many overheads
 RESERVE_INCREMENTS = 5  # and this many increments
+RESERVE_INCREMENTS_MOST = 1.0  # seconds: a stall does not grow with the increment
 RESERVE_OF_LEFT = 0.75  # but never more than this part of the time left
 
 
@@ -56,7 +57,8 @@ class Clock:
 def reserve(clock: Clock, overhead: float) -> float:
     """Seconds of the clock never planned for (module docstring): at most three quarters
     of the time left, so that a short clock (a second or two a side) is still played."""
-    wanted = RESERVE_OVERHEADS * max(0.0, overhead) + RESERVE_INCREMENTS * max(0.0, clock.increment)
+    wanted = RESERVE_OVERHEADS * max(0.0, overhead) \
+        + min(RESERVE_INCREMENTS * max(0.0, clock.increment), RESERVE_INCREMENTS_MOST)
     return min(wanted, RESERVE_OF_LEFT * max(0.0, clock.time_left or 0.0))
 
 
