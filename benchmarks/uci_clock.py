@@ -147,14 +147,16 @@ class Played:
     least: float = float("inf")  # the least clock left after a move, before the increment
     least_ply: int = 0
     longest: float = 0.0  # the longest move
-    lag: float = 0.0  # the most GUI time beyond the engine's own measure of a move
+    lag: float = 0.0  # the most GUI time beyond the engine's own measure of a move (but
+    # the game's first: ``ucinewgame`` clears the table before it, on a full clock)
+    moves: int = 0  # yipan's moves
     over: float = 0.0  # the most time the engine took past its own hard limit
     yipan_flagged: bool = False
 
     def line(self) -> str:
         return (f"{self.result} {self.ending}, {self.plies} plies; yipan's least clock left "
                 f"{self.least * 1000:.0f} ms (ply {self.least_ply}), longest move "
-                f"{self.longest * 1000:.0f} ms; most GUI time beyond the engine's own "
+                f"{self.longest * 1000:.0f} ms; most GUI time beyond the engine's own measure "
                 f"{self.lag * 1000:.0f} ms; most engine time past its hard limit "
                 f"{self.over * 1000:.1f} ms")
 
@@ -183,8 +185,10 @@ def play_game(engines: tuple[chess.engine.SimpleEngine, chess.engine.SimpleEngin
             measured = engine_time(dict(answer.info))
             if measured is not None:
                 used, hard, allowed = measured
-                played.lag = max(played.lag, elapsed - used)
+                if played.moves >= len(yipan_sides):
+                    played.lag = max(played.lag, elapsed - used)
                 played.over = max(played.over, used - min(hard, allowed))
+            played.moves += 1
             if clocks[side] < played.least:
                 played.least, played.least_ply = clocks[side], board.ply()
         loser = "0-1" if side == chess.WHITE else "1-0"
