@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from yipan.chess_family.clock import MIN_HARD, Clock, budget, reserve
+from yipan.protocols.ucci import UcciEngine
 from yipan.protocols.uci import UciEngine
 
 SECONDS = st.floats(0.0, 600.0, allow_nan=False)
@@ -174,3 +175,29 @@ def test_moves_set_up_on_the_last_line_cost_the_clock_only_the_new_plies(engine)
     engine.handle("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6")
     go_and_wait(engine, "go wtime 3000 btime 3000")
     assert engine.last_move.position == pytest.approx(0.02)
+
+
+def test_ucci_counts_the_position_line_against_the_move_too():
+    made = UcciEngine(ignore, hash_mb=1)
+    made.ready.wait()
+    clock = made.now = FakeClock()
+    read_move = made.variant.read_move
+
+    def slow_read_move(game: Any, state: Any, text: str) -> int:
+        clock.seconds += 0.01
+        return read_move(game, state, text)
+
+    made.variant.read_move = slow_read_move
+    searches = Searches(clock)
+    made.variant.think = searches
+    made.handle("setoption usemillisec true")
+    made.handle("position startpos moves h2e2 h9g7 h0g2")  # 30 ms
+    go_and_wait(made, "go time 4000 increment 200")
+    limit, soft = searches.limits[-1]
+    expected = budget(Clock(time_left=4.0, increment=0.2), made.overhead_ms / 1000, spent=0.03)
+    assert (soft, limit.time) == pytest.approx(expected, abs=1e-9)
+    made.close()
+
+
+def ignore(_line: str) -> None:
+    """Answers nobody reads."""
