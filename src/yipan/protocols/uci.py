@@ -7,6 +7,10 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
 
     uci                          -> id name/author, the options, uciok
     isready                      -> readyok (once the kernels are loaded)
+    debug on|off                 in debug mode, an answer on the clock is preceded by
+                                 ``info string clock: U ms used of A ms allowed``: the time
+                                 from reading ``position`` to the answer, by the engine's
+                                 own measure, and the time left less Move Overhead
     ucinewgame                   a new game: the table and the move history are cleared
     setoption name N [value V]   Hash (MB), Threads (1), Move Overhead (ms), MultiPV (lines
                                  reported, each with its own score and pv: the n-th is the
@@ -37,7 +41,8 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
 ``info`` lines give ``depth seldepth [multipv k] score cp|mate nodes nps [tbhits] hashfull time
 pv`` per finished depth (with MultiPV N > 1, N lines a depth, best first). ``bestmove 0000``
 only where the side to move has no move at all (mated, stalemated); a position drawn by rule
-(fifty moves, repetition, bare kings) still gets a move.
+(fifty moves, repetition, bare kings) still gets a move. The clock (a move's time counted
+from its ``position`` line, Move Overhead, the reserve) is the loop's (``uci_family``).
 """
 
 from __future__ import annotations
@@ -92,7 +97,7 @@ class UciEngine(EngineProtocol):
     """The UCI dialect (``handle(line)`` as in ``EngineProtocol``)."""
 
     commands = {**EngineProtocol.commands, "uci": "uci", "ucinewgame": "ucinewgame",
-                "setoption": "setoption", "debug": "ignore", "register": "ignore"}
+                "setoption": "setoption", "debug": "debug_mode", "register": "ignore"}
 
     def __init__(self, write: Callable[[str], None], *, hash_mb: int = DEFAULT_HASH_MB,
                  book: str = "", rng: random.Random | None = None, variant: str = "chess",
@@ -133,7 +138,14 @@ class UciEngine(EngineProtocol):
         self.new_game()
 
     def ignore(self, _arguments: list[str]) -> None:
-        """debug and register: accepted and ignored (nothing to register)."""
+        """register: accepted and ignored (nothing to register)."""
+
+    def debug_mode(self, arguments: list[str]) -> None:
+        """``debug on|off``: in debug mode each answer on the clock is preceded by an info
+        string of the time it took, by the engine's own measure, and the time allowed."""
+        if arguments not in (["on"], ["off"]):
+            raise ValueError("expected: debug on|off")
+        self.debug = arguments == ["on"]
 
     def setoption(self, arguments: list[str]) -> None:
         if not arguments or arguments[0] != "name":

@@ -7,8 +7,9 @@
 The loop (``EngineProtocol``) does what every dialect does alike: a line's first word picks
 its handler; the search runs in a thread of its own (``stop`` sets the event its limit
 polls, and the engine's watcher stops the kernel within a millisecond); ``isready`` answers
-once the kernels are loaded; ``position`` reads a FEN and a move list; ``ponderhit`` turns a
-pondering search into one on the clock ``go ponder`` gave; every ``go`` gets one answer,
+once the kernels are loaded; ``position`` reads a FEN and a move list, playing only the moves
+that differ from the last line's (``PositionLine``); ``ponderhit`` turns a pondering search
+into one on the clock ``go ponder`` gave; every ``go`` gets one answer,
 a legal move whenever the pieces have one. A dialect (a subclass) says what differs: its
 command words and options, how its ``go`` reads (into a ``Go``), how it writes info and
 best-move lines. The game is a ``Variant`` (``uci_variants.py``): the only place an engine
@@ -20,6 +21,12 @@ is any error a handler meets (the line names its type when it is not one yipan r
 purpose). A move list is read as Stockfish reads it: up to the first move that cannot be
 played; the null move ``0000`` (which GUIs may send) ends it the same way, since passing the
 turn is not a move of these games.
+
+The clock: a GUI starts the engine's clock when it sends ``position`` and ``go`` together, so
+a search's time is counted from the moment the ``position`` line was read (the time spent on
+it and on ``go`` is ``spent`` for ``chess_family.clock.budget``; a pause between the two
+lines, when the GUI waits, is not counted), and ``Move Overhead`` is kept for what the
+engine cannot see.
 """
 
 from __future__ import annotations
@@ -45,11 +52,89 @@ MAX_LINE = 10_000  # characters of a line read; a longer one is cut (a move list
 MAX_ANSWER = 200
 MAX_HASH_MB = 4096
 DEFAULT_HASH_MB = 64
+# Move Overhead: the time the GUI counts and the engine cannot see (pipes, the process being
+# scheduled). Stockfish's 10 ms suits a native engine; measured here (benchmarks/uci_clock.py)
+# the GUI sees a few milliseconds beyond yipan's own measure on a quiet machine and 100 ms
+# and more on a loaded one, so 50, and the clock's reserve (chess_family.clock) is four of it
 DEFAULT_OVERHEAD_MS = 50
 MAX_MILLISECONDS = 10**9  # about eleven days: any clock beyond is read as this
 NULL_MOVE = "0000"
 MAX_MULTIPV = 64
 MAX_MULTIPV_DEPTH = 100  # the deepest depth of a MultiPV search without a depth limit
+
+
+@dataclass(slots=True)
+class PositionLine:
+    """The last ``position`` line, ply by ply. A GUI sends the whole game at every move: the
+    same start and the same moves, plus the two played since. The next line is set up from
+    the last state the two lines share (the moves the GUI took back are dropped, the new ones
+    played), so a long game costs a few plies a move, not all of them; a different start
+    plays the line from its start. Every state carries its own repetition history, so the
+    position reached is the one a full replay gives.
+
+        setup   ("startpos",) or ("fen", FEN words...)
+        game    the rules from that start
+        moves   the moves played, as written: moves[i] led from states[i] to states[i + 1]
+        states  states[0] the start; states[-1] the position set up
+    """
+
+    setup: tuple[str, ...]
+    game: Any
+    moves: list[str]
+    states: list[Any]
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def shared_plies(self, setup: tuple[str, ...], moves: list[str]) -> int:
+        """How many plies of ``moves`` from ``setup`` this line has already played (0 for
+        another start)."""
+        if setup != self.setup:
+            return 0
+        plies = 0
+        for old, new in zip(self.moves, moves, strict=False):
+            if old != new:
+                break
+            plies += 1
+        return plies
+
+    def cut(self, plies: int) -> None:
+        """Back to the state after ``plies`` moves."""
+        del self.moves[plies:]
+        del self.states[plies + 1:]
+
+    def extend(self, text: str, state: Any) -> None:
+        self.moves.append(text)
+        self.states.append(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Handled:
+    """A command the loop has acted on, and when (``now`` seconds): the clock of a ``go``
+    that follows a ``position`` counts the time the position took."""
+
+    method: str
+    started: float
+    finished: float
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTime:
+    """What a move on the clock took by the engine's own measure, from the moment its clock
+    started (``clock_started``) to the answer, against its hard limit (counted from the
+    same moment; None when the search had none) and what it was allowed: its time left less
+    the overhead (or ``movetime`` less it)."""
+
+    used: float
+    limit: float | None
+    allowed: float
+    position: float  # of ``used``: the ``position`` line
+
+    def line(self) -> str:
+        limit = "none" if self.limit is None else f"{self.limit * 1000:.0f} ms"
+        return (f"clock: {self.used * 1000:.1f} ms used, limit {limit}, "
+                f"{self.allowed * 1000:.0f} ms allowed (position {self.position * 1000:.2f} ms)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +204,14 @@ class EngineProtocol:
         self.stop_event = threading.Event()
         self.search_thread: threading.Thread | None = None
         self.pondering: Go | None = None  # the ``go ponder`` a ponderhit puts on the clock
+        self.line: PositionLine | None = None  # the last position line set up
+        self.replayed = 0  # plies the last ``position`` played (the others were kept)
+        self.now: Callable[[], float] = time.perf_counter  # the clock (a test's fake one)
+        self.previous: Handled | None = None  # the command acted on before this one
+        self.received = 0.0  # when the command being acted on was read
+        self.last_move: MoveTime | None = None  # the last answer's time on the clock
+        self.move_limit: float | None = None  # the last search's hard limit, from its clock
+        self.debug = False  # UCI ``debug on``: each answer on the clock says its time
         self._start_warm_up()
 
     @property
@@ -158,12 +251,15 @@ class EngineProtocol:
                 return self.handle(" ".join(words[1:]))
             self.info_string(f"unknown command {quote(command, 20)}")
             return True
+        self.received = self.now()
         try:
             return getattr(self, method)(arguments) is not False
         except (YipanError, ValueError) as error:
             self.info_string(f"{command}: {error}")
         except Exception as error:  # noqa: BLE001 - no input may end the engine
             self.info_string(f"{command}: internal error: {type(error).__name__}: {error}")
+        finally:
+            self.previous = Handled(method, self.received, self.now())
         return True
 
     def close(self) -> None:
@@ -206,25 +302,32 @@ class EngineProtocol:
         self._start_warm_up()
 
     def _settle(self) -> None:
-        """No search running and the engine loaded: its state may change."""
+        """No search running and the engine loaded: its state may change (and the moves of
+        the last position line may be read otherwise: it is forgotten)."""
         self.stop_search()
         self.ready.wait()
+        self.line = None
 
     def position(self, arguments: list[str]) -> None:
+        """Set up a start and play a move list from it, from where it parts from the last
+        line (``PositionLine``)."""
         if "moves" in arguments:
             split = arguments.index("moves")
-            setup, moves = arguments[:split], arguments[split + 1:]
+            setup, moves = tuple(arguments[:split]), arguments[split + 1:]
         else:
-            setup, moves = arguments, []
-        if setup == ["startpos"]:
-            game = self.variant.new_game()
-        elif len(setup) > 1 and setup[0] == "fen":
-            game = self.variant.new_game(" ".join(setup[1:]))
-        else:
+            setup, moves = tuple(arguments), []
+        if setup != ("startpos",) and not (len(setup) > 1 and setup[0] == "fen"):
             raise ValueError("expected: position startpos|fen FEN [moves ...]")
+        line = self.line
+        if line is None or line.setup != setup:
+            game = self.variant.new_game(None if setup == ("startpos",) else " ".join(setup[1:]))
+            line = PositionLine(setup, game, [], [game.initial_state()])
         self.stop_search()
-        state = game.initial_state()
-        for number, text in enumerate(moves, 1):
+        kept = line.shared_plies(setup, moves)
+        line.cut(kept)
+        self.line = line
+        game, state = line.game, line.state
+        for number, text in enumerate(moves[kept:], kept + 1):
             if text == NULL_MOVE:
                 self.info_string(f"move {number} is the null move 0000, which these rules "
                                  "do not allow: the moves before it are played, the ones "
@@ -236,18 +339,29 @@ class EngineProtocol:
                 self.info_string(f"move {number} ({quote(text, 12)}): {error}; "
                                  "the moves after it are ignored")
                 break
+            line.extend(text, state)
+        self.replayed = len(line.moves) - kept
         self.game, self.state, self.banned = game, state, ()
 
+    def clock_started(self) -> float:
+        """When this move's clock started (``now``): as the command being acted on was read,
+        less the time the ``position`` line just before it took."""
+        previous = self.previous
+        if previous is not None and previous.method == "position":
+            return self.received - (previous.finished - previous.started)
+        return self.received
+
     def go(self, arguments: list[str]) -> None:
+        started = self.clock_started()
         self.stop_search()
         go = self.read_go(arguments)
         allowed = self._root_moves(go)
         self.ready.wait()
         self.pondering = go if go.ponder else None
         self.stop_event = threading.Event()
-        limit, soft = self.limit(go, self.stop_event)
         self.search_thread = threading.Thread(
-            target=self._search, args=(self.state, go, allowed, limit, soft, self.stop_event),
+            target=self._search,
+            args=(self.state, go, allowed, started, self.received - started, self.stop_event),
             daemon=True)
         self.search_thread.start()
 
@@ -294,19 +408,22 @@ class EngineProtocol:
             thread.join()
             self.search_thread = None
 
-    def _budget(self, go: Go) -> tuple[float | None, float | None]:
-        """(soft, hard) seconds for this move on the clock of the side to move."""
+    def _budget(self, go: Go, spent: float = 0.0) -> tuple[float | None, float | None]:
+        """(soft, hard) seconds for this move on the clock of the side to move, of which
+        ``spent`` are gone."""
         side = self.game.to_move(self.state)
         left = go.time_left[side]
         return self.variant.budget(
             time_left=None if left is None else left / 1000, increment=go.increment[side] / 1000,
             moves_to_go=go.moves_to_go or None,
             move_time=None if go.move_time is None else go.move_time / 1000,
-            overhead=self.overhead_ms / 1000)
+            overhead=self.overhead_ms / 1000, spent=spent)
 
-    def limit(self, go: Go, stop: threading.Event) -> tuple[Limit, float | None]:
-        """The search's limit and its soft time (no new depth after it)."""
-        soft, hard = (None, None) if go.until_stop else self._budget(go)
+    def limit(self, go: Go, stop: threading.Event,
+              spent: float = 0.0) -> tuple[Limit, float | None]:
+        """The search's limit and its soft time (no new depth after it), ``spent`` seconds
+        after the clock started."""
+        soft, hard = (None, None) if go.until_stop else self._budget(go, spent)
         depth = go.depth
         if go.mate is not None and depth is None:
             depth = 2 * go.mate + 1
@@ -314,21 +431,36 @@ class EngineProtocol:
                      nodes=None if go.nodes is None else max(1, go.nodes),
                      time=hard, stop=stop.is_set), soft
 
-    def _search(self, state: Any, go: Go, allowed: tuple[int, ...] | None, limit: Limit,
-                soft: float | None, stop: threading.Event) -> None:
-        """The search thread: one answer, after ``stop`` when the go asked so."""
+    def _search(self, state: Any, go: Go, allowed: tuple[int, ...] | None, started: float,
+                position: float, stop: threading.Event) -> None:
+        """The search thread: one answer, after ``stop`` when the go asked so; the clock
+        started at ``started`` (``now``), ``position`` seconds before the ``go`` was read."""
+        self.move_limit = None
         try:
-            answer = self._answer(state, go, allowed, limit, soft)
+            answer = self._answer(state, go, allowed, started, stop)
         except Exception as error:  # noqa: BLE001 - a GUI must get its bestmove whatever
             self.info_string(f"search failed: {type(error).__name__}: {error}")
             moves = allowed or self.variant.moves(state)
             answer = self.best_line(moves[0], None, None, go) if moves else self.no_move_line()
         if go.until_stop:
             stop.wait()  # UCI: no bestmove before "stop" in infinite mode
+        else:
+            self._measure(state, go, started, position)
         self.say(answer)
 
-    def _answer(self, state: Any, go: Go, allowed: tuple[int, ...] | None, limit: Limit,
-                soft: float | None) -> str:
+    def _measure(self, state: Any, go: Go, started: float, position: float) -> None:
+        """Keep (and in debug mode say) the time this answer took on the clock."""
+        side = self.game.to_move(state)
+        left = go.move_time if go.move_time is not None else go.time_left[side]
+        if left is None:
+            return
+        self.last_move = MoveTime(self.now() - started, self.move_limit,
+                                  max(0.0, left / 1000 - self.overhead_ms / 1000), position)
+        if self.debug:
+            self.info_string(self.last_move.line())
+
+    def _answer(self, state: Any, go: Go, allowed: tuple[int, ...] | None, started: float,
+                stop: threading.Event) -> str:
         moves = allowed or self.variant.moves(state)
         if not moves:
             return self.no_move_line()
@@ -337,6 +469,9 @@ class EngineProtocol:
             if book is not None:
                 self.info_string("book move")
                 return self.best_line(book, None, None, go)
+        spent = self.now() - started
+        limit, soft = self.limit(go, stop, spent=spent)
+        self.move_limit = None if limit.time is None else spent + limit.time
         if len(moves) == 1 and not go.until_stop:
             limit = replace(limit, depth=1, nodes=None, time=None)
         if self.elo is not None and len(moves) > 1:

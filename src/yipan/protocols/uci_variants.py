@@ -110,11 +110,12 @@ class Variant:
 
     # -- the engine -----------------------------------------------------------------------------
     def budget(self, *, time_left: float | None, increment: float, moves_to_go: int | None,
-               move_time: float | None, overhead: float) -> Budget:
-        """(soft, hard) seconds for a move under a clock (seconds; None: not given)."""
+               move_time: float | None, overhead: float, spent: float = 0.0) -> Budget:
+        """(soft, hard) seconds for a move under a clock (seconds; None: not given), from
+        the search's start, ``spent`` seconds after the clock started."""
         return self._budget(self._clock(time_left=time_left, increment=increment,
                                         moves_to_go=moves_to_go, move_time=move_time),
-                            overhead)
+                            overhead, spent)
 
     def think(self, state: Any, limit: Limit, *, soft_time: float | None, report: Report,
               allowed: tuple[int, ...] | None, note: Note) -> Any:
