@@ -17,9 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from yipan.core import DRAW, Outcome
 from yipan.games.chess import Chess
 from yipan.games.chess import board as kernel
-from yipan.games.chess.hooks import perft
+from yipan.games.chess.hooks import export, perft
+from yipan.games.chess.notation import king_takes_rook
 from yipan.games.chess.rules import fen, position_from_board, to_board, to_row
 
 SRC = Path(__file__).resolve().parents[3] / "src"
@@ -47,7 +49,20 @@ def reference_divide(board: chess.Board, depth: int) -> dict[str, int]:
 
 
 def our_divide(state, depth: int) -> dict[str, int]:
-    return {GAME.format_move(move): leaves for move, leaves in perft(GAME, state, depth).items()}
+    """Our leaves below each move, by its text as UCI_Chess960 writes it (python-chess's
+    Chess960 board writes every castling so, the usual layout's too)."""
+    return {king_takes_rook(move): leaves
+            for move, leaves in perft(GAME, state, depth).items()}
+
+
+def reference_outcome(board: chess.Board) -> Outcome | None:
+    """python-chess's verdict, with the fifty-move rule and threefold repetition automatic."""
+    result = board.outcome()
+    if result is not None:
+        return DRAW if result.winner is None else Outcome(0 if result.winner else 1)
+    if board.halfmove_clock >= 100 or board.is_repetition(3):
+        return DRAW
+    return None
 
 
 def random_960_game(number: int, plies: int, rng: random.Random):
@@ -62,7 +77,7 @@ def random_960_game(number: int, plies: int, rng: random.Random):
         if not moves or game.outcome(state) is not None:
             return
         move = moves[rng.randrange(len(moves))]
-        board.push_uci(game.format_move(move))
+        board.push_uci(king_takes_rook(move))
         state = game.play(state, move)
         yield board, state
 
@@ -73,8 +88,9 @@ def random_960_game(number: int, plies: int, rng: random.Random):
 def test_chess960_games_agree_with_python_chess_move_by_move_and_by_perft(number, plies, seed):
     rng = random.Random(seed)
     for board, state in random_960_game(number, plies, rng):
-        ours = sorted(GAME.format_move(m) for m in GAME.legal_moves(state))
+        ours = sorted(king_takes_rook(m) for m in GAME.legal_moves(state))
         assert ours == sorted(m.uci() for m in board.legal_moves), board.fen()
+        assert GAME.outcome(state) == reference_outcome(board), board.fen()
         assert fen(state) == board.fen()  # X-FEN, as python-chess writes it
         assert kernel.compute_key(to_row(state)) == state.key  # kept incrementally
         assert position_from_board(board)[:13] == state[:13]
@@ -144,6 +160,26 @@ def test_fen_in_shredder_or_x_fen_gives_one_position_written_in_x_fen():
     assert shredder == x_fen
     assert fen(shredder) == "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"
     assert to_board(shredder).chess960
+
+
+def test_rights_left_in_the_usual_layout_are_the_usual_rights():
+    """Once the b1 rook has moved, the h1 rook's right is the usual K: the same position and
+    key as from the FEN, castling e1g1 (e1h1 in Chess960's writing)."""
+    game = Chess("4k3/8/8/8/8/8/8/1R2K2R w BH - 0 1")
+    state = game.play(game.initial_state(), game.parse_move(game.initial_state(), "b1b2"))
+    assert state[:13] == Chess(fen(state)).initial_state()[:13]
+    assert fen(state) == "4k3/8/8/8/8/8/1R6/4K2R b K - 1 1" and state.castling == 1
+    state = game.play(state, game.parse_move(state, "e8d8"))
+    castling = game.parse_move(state, "e1g1")
+    assert king_takes_rook(castling) == "e1h1"
+    assert fen(game.play(state, castling)).startswith("3k4/8/8/8/8/8/1R6/5RK1 b - ")
+
+
+def test_a_chess960_game_exports_as_pgn_with_its_variant():
+    game = Chess("1k6/8/8/8/8/8/8/RK5R w AH - 0 1")
+    start = game.initial_state()
+    pgn = export(game, start, [game.parse_move(start, "O-O-O")])["pgn"]
+    assert '[Variant "Chess960"]' in pgn and "1. O-O-O" in pgn
 
 
 def test_keys_tell_rights_on_different_rooks_apart_and_repetitions_count():

@@ -63,7 +63,8 @@ WHITE_KING_SIDE, WHITE_QUEEN_SIDE, BLACK_KING_SIDE, BLACK_QUEEN_SIDE = 1, 2, 4, 
 # e-file, or a rook with a right off the a- or h-file)::
 #
 #     bits 0-3    the rights, as in the usual layout (K: the rook on the king's h-side)
-#     bit 4       CHESS960: set while any right is left
+#     bit 4       CHESS960: set while a right left is off the usual layout (a move that
+#                 leaves only the usual layout's rights clears the field to those 4 bits)
 #     bits 5-16   the file of each right's rook, 3 bits a right in the order K Q k q
 #                 (0 once that right is lost, so that equal rights give equal values)
 #
@@ -560,23 +561,32 @@ def castling_key(castling: int) -> int:
 
 
 @njit(cache=True)
-def castling_after_960(castling: int, moving: int, us: int, origin: int,
+def castling_after_960(position: np.ndarray, castling: int, moving: int, origin: int,
                        destination: int) -> int:
-    """A Chess960 layout's CASTLING value after a move: the mover's rights go when its king
-    moves, a right goes when a move starts or ends on its rook's square; a lost right's file
-    is cleared, and with the last right the whole value."""
-    lost = 3 << (2 * us) if moving == KING else 0
+    """A Chess960 layout's CASTLING value after a move in ``position``: the mover's rights go
+    when its king moves, a right goes when a move starts or ends on its rook's square; a lost
+    right's file is cleared, and when the rights left are the usual layout's (kings on e1 and
+    e8, rooks on the a- and h-files), so is the layout: equal positions, equal values."""
+    lost = 3 << (2 * position[SIDE]) if moving == KING else 0
     for right in range(4):
         if castling & (1 << right):
             rook = 56 * (right >> 1) + ((castling >> (ROOK_FILE_SHIFT + 3 * right)) & 7)
             if rook == origin or rook == destination:  # noqa: SIM109 - kernel code
                 lost |= 1 << right
+    usual = True
     for right in range(4):
         if lost & (1 << right):
             castling &= ~((1 << right) | (7 << (ROOK_FILE_SHIFT + 3 * right)))
-    if castling & 15 == 0:
-        return 0
+        elif castling & (1 << right):
+            colour = right >> 1
+            file = (castling >> (ROOK_FILE_SHIFT + 3 * right)) & 7
+            if lowest_square(position[KING] & position[WHITE + colour]) != 56 * colour + 4 \
+                    or file != (0 if right & 1 else 7):
+                usual = False
+    if usual:
+        return castling & 15
     return castling
+
 
 @njit(cache=True, inline="always")
 def _toggle(position: np.ndarray, colour: int, kind: int, square: int) -> None:
@@ -619,7 +629,7 @@ def _make_castle_960(source: np.ndarray, target: np.ndarray, king: int, rook: in
     _toggle(target, us, KING, home + (2 if a_side else 6))
     _toggle(target, us, ROOK, home + (3 if a_side else 5))
     castling = source[CASTLING]
-    rights = castling_after_960(castling, KING, us, king, king)
+    rights = castling_after_960(source, castling, KING, king, king)
     target[KEY] ^= castling_key(castling) ^ castling_key(rights)
     target[CASTLING] = rights
     target[SIDE] = 1 - us
@@ -662,7 +672,7 @@ def make_move(source: np.ndarray, target: np.ndarray, move: int) -> None:
             _toggle(target, us, ROOK, home + 3)
     castling = source[CASTLING]
     if castling & CHESS960:
-        rights = castling_after_960(castling, moving, us, origin, destination)
+        rights = castling_after_960(source, castling, moving, origin, destination)
         if rights != castling:
             target[KEY] ^= castling_key(castling) ^ castling_key(rights)
             target[CASTLING] = rights

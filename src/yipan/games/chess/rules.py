@@ -237,8 +237,9 @@ class Chess(FamilyGame[Position]):
         board = to_board(state)
         line = []
         for move in moves:
-            played = chess.Move.from_uci(uci(move))
-            if played not in board.legal_moves:
+            try:  # parse_uci: a Chess960 board reads the usual layout's e1g1 as e1h1
+                played = board.parse_uci(uci(move))
+            except ValueError:
                 break
             line.append(board.san(played))
             board.push(played)
