@@ -207,8 +207,7 @@ class Chess(FamilyGame[Position]):
         if shape:
             origin, target = square_of(shape.group(1)), square_of(shape.group(2))
             promotion = " nbrq".index(shape.group(3)) if shape.group(3) else 0
-            legal = legal_moves_of(state)
-            for move in legal:
+            for move in legal_moves_of(state):
                 if move & 0xFFF == origin | (target << 6) and promotion == (
                         0 if is_castling(move) else (move >> 12) & 7):
                     return move
