@@ -613,30 +613,6 @@ def _set_en_passant(position: np.ndarray, square: int) -> None:
 
 
 @njit(cache=True)
-def _make_castle_960(source: np.ndarray, target: np.ndarray, king: int, rook: int) -> None:
-    """``target`` (a copy of ``source``) := after the Chess960 castling of the king on
-    ``king`` with the rook on ``rook``: both lifted, then set on their files (g and f on the
-    h-side, c and d on the a-side), the side's rights gone."""
-    us = source[SIDE]
-    home = 56 * us
-    a_side = rook < king
-    if source[EP] != NO_SQUARE:
-        target[KEY] ^= ZOBRIST_EP_FILE[source[EP] & 7]
-        target[EP] = NO_SQUARE
-    target[HALFMOVE] = source[HALFMOVE] + 1
-    _toggle(target, us, KING, king)
-    _toggle(target, us, ROOK, rook)
-    _toggle(target, us, KING, home + (2 if a_side else 6))
-    _toggle(target, us, ROOK, home + (3 if a_side else 5))
-    castling = source[CASTLING]
-    rights = castling_after_960(source, castling, KING, king, king)
-    target[KEY] ^= castling_key(castling) ^ castling_key(rights)
-    target[CASTLING] = rights
-    target[SIDE] = 1 - us
-    target[KEY] ^= ZOBRIST_SIDE
-
-
-@njit(cache=True)
 def make_move(source: np.ndarray, target: np.ndarray, move: int) -> None:
     """``target`` := the position ``source`` after the legal ``move`` (rows may not alias)."""
     for field in range(POSITION_SIZE):
@@ -648,9 +624,6 @@ def make_move(source: np.ndarray, target: np.ndarray, move: int) -> None:
     promotion = (move >> 12) & 7
     kind = (move >> 15) & 3
     moving = piece_on(source, origin)
-    if kind == CASTLE and promotion:  # CASTLE_960: the king takes its own rook
-        _make_castle_960(source, target, origin, destination)
-        return
     if source[EP] != NO_SQUARE:
         target[KEY] ^= ZOBRIST_EP_FILE[source[EP] & 7]
         target[EP] = NO_SQUARE
@@ -664,7 +637,13 @@ def make_move(source: np.ndarray, target: np.ndarray, move: int) -> None:
         _toggle(target, them, PAWN, destination - 8 if us == 0 else destination + 8)
     elif kind == CASTLE:
         home = 56 * us
-        if destination == home + 6:
+        if promotion:  # CASTLE_960: the king took its own rook, promotion field KING
+            _toggle(target, us, KING, destination)  # lift the king set on its rook's square
+            _toggle(target, us, ROOK, destination)
+            a_side = destination < origin
+            _toggle(target, us, KING, home + (2 if a_side else 6))
+            _toggle(target, us, ROOK, home + (3 if a_side else 5))
+        elif destination == home + 6:
             _toggle(target, us, ROOK, home + 7)
             _toggle(target, us, ROOK, home + 5)
         else:
