@@ -151,8 +151,9 @@ class Variant:
 # -- chess ----------------------------------------------------------------------------------------
 class ChessVariant(Variant):
     """Chess: yipan's engine with its endgame tables (``TablebasePath``), a user's Syzygy
-    tables (``SyzygyPath``) and a Polyglot book (``OwnBook``, ``BookFile``); ``UCI_Chess960``
-    is declared for the GUIs that ask, and true refused with a note. A damaged table
+    tables (``SyzygyPath``) and a Polyglot book (``OwnBook``, ``BookFile``). With
+    ``UCI_Chess960`` true, castling is written and read as the king taking its own rook
+    (``e1h1``) in every layout; Chess960 FENs are read either way. A damaged table
     is set aside with a note and the search runs again without it. ``searchmoves`` is
     searched move by move (the chess engine has no root-move filter): each move's position
     by the engine, one ply shallower, depth after depth."""
@@ -169,6 +170,7 @@ class ChessVariant(Variant):
         super().__init__(Engine(hash_mb), Chess, legal_moves_of, Clock, budget, uci_score)
         self.own_book = False
         self.book_file = ""
+        self.chess960 = False
 
     def table_hits(self, iteration: Any) -> int | None:
         return int(iteration.tablebase_hits)
@@ -183,11 +185,7 @@ class ChessVariant(Variant):
         elif name == "uci_chess960":
             if value.lower() not in ("true", "false"):
                 raise ValueError("UCI_Chess960 is true or false")
-            if value.lower() == "true":
-                # the move generator knows only the standard castling squares: a Chess960
-                # game would be played with wrong castling, so none is played
-                note("UCI_Chess960: Chess960 castling is not supported; the option stays "
-                     "false (castling rights of a Chess960 FEN are refused)")
+            self.chess960 = value.lower() == "true"
         elif name == "tablebasepath":
             from ..games.chess.tablebase import Tablebase, tablebase
 
@@ -209,6 +207,22 @@ class ChessVariant(Variant):
             self.engine.syzygy = None if is_empty(value) else Syzygy(value)
         else:
             super().set_option(name, value, note)
+
+    def move_text(self, move: int) -> str:
+        if self.chess960:
+            from ..games.chess.notation import king_takes_rook
+
+            return king_takes_rook(move)
+        return super().move_text(move)
+
+    def read_move(self, game: Any, state: Any, text: str) -> int:
+        if self.chess960:
+            from ..games.chess.notation import king_takes_rook
+
+            for move in self.moves(state):
+                if king_takes_rook(move) == text.lower():
+                    return move
+        return super().read_move(game, state, text)
 
     def opening_move(self, state: Any, rng: random.Random, note: Note) -> int | None:
         """A move from the Polyglot book (OwnBook and BookFile), weighted by its counts."""

@@ -215,19 +215,30 @@ def test_a_bad_ponder_value_is_refused_with_a_note():
 
 
 # -- Chess960 -------------------------------------------------------------------------------------
-def test_chess960_is_declared_and_refused_rather_than_played_with_wrong_castling(engine):
+def test_chess960_castling_is_the_king_taking_its_rook_only_in_chess960_mode(engine):
     assert engine.options["UCI_Chess960"].type == "check"
+    usual = "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves "
     lines = run_session(
+        # the king taking its own rook is no move while the option is false
+        usual + "e1h1",
         "setoption name UCI_Chess960 value true",
-        # a Chess960 start (rooks on f1 and h1, king on g1): its castling rights are refused
-        "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-        # the king taking its own rook is no move while the option stays false
-        "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1")
+        # in Chess960 mode it is the usual layout's castling, written so in the answer too
+        usual + "e1h1 e8a8",
+        usual.removesuffix(" moves "),
+        "go depth 1 searchmoves e1c1",
+        # a Chess960 layout in Shredder-FEN: h-side castling keeps the kings on g1 and g8
+        "position fen 1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1 moves g1h1 g8h8",
+        "go depth 2",
+        "setoption name UCI_Chess960 value false",
+        usual + "e1g1 e8a8")
     notes = [line for line in lines if line.startswith("info string")]
-    assert notes[0].startswith("info string UCI_Chess960: Chess960 castling is not supported")
-    assert "bad castling rights" in notes[1]
-    assert notes[2].startswith("info string move 1 ('e1h1'): illegal move")
-    assert len(notes) == 3
+    assert notes[0].startswith("info string move 1 ('e1h1'): illegal move")
+    assert notes[1].startswith("info string move 2 ('e8a8'): illegal move")
+    assert len(notes) == 2
+    answers = [line.split() for line in lines if line.startswith("bestmove")]
+    assert answers[0][1] == "e1a1"  # searchmoves named it as the king's move, still castling
+    board = chess.Board("1r3rk1/8/8/8/8/8/8/1R3RK1 w - - 2 2")
+    assert chess.Move.from_uci(answers[1][1]) in board.legal_moves
 
 
 # -- playing weaker -------------------------------------------------------------------------------

@@ -19,17 +19,22 @@ A position is one row of int64 (``POSITION_SIZE``), copied and changed by ``make
     PAWN..KING (0..5)  the squares of each kind of piece, both colours
     WHITE, BLACK (6, 7) the squares of each colour's pieces
     SIDE (8)           0 white to move, 1 black
-    CASTLING (9)       rights: 1 white king side (K), 2 white queen side (Q), 4 k, 8 q
+    CASTLING (9)       rights: 1 white king side (K), 2 white queen side (Q), 4 k, 8 q;
+                       Chess960 layouts add bits 4-16 (``CHESS960`` below), so the usual
+                       layout keeps the values 0-15 and the fast paths made for it
     EP (10)            the en-passant target square when an en-passant capture is legal
                        (as python-chess's FEN and repetition rules count it), else NO_SQUARE
     HALFMOVE (11)      plies since the last capture or pawn move (the fifty-move rule)
     KEY (12)           the Zobrist key of the above (pieces, side, castling, en passant)
 
 A move is an int: bits 0-5 the from-square, 6-11 the to-square, 12-14 the promotion piece
-(0 none, else KNIGHT..QUEEN), 15-16 its kind (NORMAL, CASTLE: the king's two-square move,
-EN_PASSANT, DOUBLE_PUSH). Moves are legal by construction: ``generate`` resolves checks and
-pins itself (pinned pieces keep to the line through their king, an en-passant capture is
-tried on the board), so no move is made and taken back to test it.
+(0 none, else KNIGHT..QUEEN), 15-16 its kind (NORMAL, CASTLE, EN_PASSANT, DOUBLE_PUSH).
+Castling in the usual layout is the king's two-square move (e1g1); in a Chess960 layout it
+is the king taking its own rook (``CASTLE_960``: to-square the rook's, promotion field KING),
+so that every castling names its rook and no castling shares its squares with a king move.
+Moves are legal by construction: ``generate`` resolves checks and pins itself (pinned pieces
+keep to the line through their king, an en-passant capture is tried on the board), so no
+move is made and taken back to test it.
 
 Sliding attacks are magic-free: files and both diagonals by hyperbola quintessence (``o - s``
 sets the squares up to the first blocker above the slider; the same on the byte-swapped
@@ -54,8 +59,23 @@ PIECE_LETTERS = "pnbrqk"
 # castling rights
 WHITE_KING_SIDE, WHITE_QUEEN_SIDE, BLACK_KING_SIDE, BLACK_QUEEN_SIDE = 1, 2, 4, 8
 
+# Chess960 castling: the CASTLING field of a layout other than the usual one (a king off the
+# e-file, or a rook with a right off the a- or h-file)::
+#
+#     bits 0-3    the rights, as in the usual layout (K: the rook on the king's h-side)
+#     bit 4       CHESS960: set while a right left is off the usual layout (a move that
+#                 leaves only the usual layout's rights clears the field to those 4 bits)
+#     bits 5-16   the file of each right's rook, 3 bits a right in the order K Q k q
+#                 (0 once that right is lost, so that equal rights give equal values)
+#
+# The king of a side with rights stands on its home square (moving it loses them), so its
+# square is read from the board.
+CHESS960 = 16
+ROOK_FILE_SHIFT = 5
+
 # moves
 NORMAL, CASTLE, EN_PASSANT, DOUBLE_PUSH = 0, 1, 2, 3
+CASTLE_960 = (KING << 12) | (CASTLE << 15)  # a king-takes-own-rook castling move's marks
 MAX_MOVES = 256  # more than the 218 of the richest known position
 
 
@@ -203,9 +223,11 @@ def _castling_masks() -> np.ndarray:
 CASTLING_KEPT = _castling_masks()
 
 
-def _zobrist() -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _zobrist() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
     """Random keys from a fixed splitmix64 stream: pieces[colour, kind, square], castling
-    rights (one per 4-bit value), en-passant files, and the side to move."""
+    rights (one per 4-bit value), en-passant files, the side to move, and then (drawn after
+    the others, which stay as they were) the Chess960 layouts' rook files[right, file] with
+    the ``CHESS960`` bit's key at [4, 0]."""
     state = 0x9E3779B97F4A7C15
     mask = (1 << 64) - 1
 
@@ -221,10 +243,12 @@ def _zobrist() -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
                       dtype=np.int64)
     castling = np.array([draw() for _ in range(16)], dtype=np.int64)
     files = np.array([draw() for _ in range(8)], dtype=np.int64)
-    return pieces, castling, files, draw()
+    side = draw()
+    rook_files = np.array([[draw() for _ in range(8)] for _ in range(5)], dtype=np.int64)
+    return pieces, castling, files, side, rook_files
 
 
-ZOBRIST_PIECE, ZOBRIST_CASTLING, ZOBRIST_EP_FILE, ZOBRIST_SIDE = _zobrist()
+ZOBRIST_PIECE, ZOBRIST_CASTLING, ZOBRIST_EP_FILE, ZOBRIST_SIDE, ZOBRIST_ROOK_FILE = _zobrist()
 
 LIGHT_SQUARES = _signed(0x55AA55AA55AA55AA)  # b1, d1, ... (a1 is dark)
 PROMOTION_RANKS = _signed(0xFF | (0xFF << 56))
@@ -359,6 +383,50 @@ def _en_passant_is_legal(position: np.ndarray, origin: int, target: int) -> bool
 
 
 @njit(cache=True)
+def _castle_960(position: np.ndarray, out: np.ndarray, count: int, count_only: bool) -> int:
+    """Append the Chess960 castling moves of the side to move (not in check) to the ``count``
+    moves in ``out``. The king ends on the g- or c-file, its rook on the f- or d-file; every
+    square either crosses or lands on is empty but for the two of them; the squares the king
+    crosses are unattacked with the king lifted, and its landing square with the rook moved
+    (python-chess's rule: a rook that shielded that square from the side no longer does)."""
+    us = position[SIDE]
+    them = 1 - us
+    castling = position[CASTLING]
+    home = 56 * us
+    king = lowest_square(position[KING] & position[WHITE + us])
+    occupied = position[WHITE] | position[BLACK]
+    for side in range(2):  # 0 the h-side (K), 1 the a-side (Q)
+        right = 2 * us + side
+        if not castling & (1 << right):
+            continue
+        rook = home + ((castling >> (ROOK_FILE_SHIFT + 3 * right)) & 7)
+        king_to = home + (2 if side else 6)
+        rook_to = home + (3 if side else 5)
+        king_path = BETWEEN[king, king_to]
+        pieces = SQUARE_BIT[king] | SQUARE_BIT[rook]
+        crossed = king_path | BETWEEN[rook, rook_to] | SQUARE_BIT[king_to] | SQUARE_BIT[rook_to]
+        if (occupied ^ pieces) & crossed:
+            continue
+        lifted = occupied ^ SQUARE_BIT[king]
+        safe = True
+        while king_path:
+            square = lowest_square(king_path)
+            king_path &= king_path - 1
+            if attackers(position, square, lifted, them):
+                safe = False
+                break
+        if not safe or attackers(position, king_to, occupied ^ pieces ^ SQUARE_BIT[rook_to],
+                                 them):
+            continue
+        if count_only:
+            count += 1
+        else:
+            out[count] = king | (rook << 6) | CASTLE_960
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def generate(position: np.ndarray, out: np.ndarray, count_only: bool,
              captures_only: bool) -> int:
     """Write the legal moves into ``out`` and return how many; with ``count_only``, count
@@ -463,6 +531,8 @@ def generate(position: np.ndarray, out: np.ndarray, count_only: bool,
     # castling: the king not in check, the squares between empty, those it crosses unattacked
     rights = position[CASTLING] >> (2 * us)
     if rights & 3 and not checkers and not captures_only:
+        if position[CASTLING] & CHESS960:
+            return _castle_960(position, out, count, count_only)
         home = 56 * us  # a1 or a8
         if rights & 1 and not occupied & (SQUARE_BIT[home + 5] | SQUARE_BIT[home + 6]) \
                 and attackers(position, home + 5, occupied, them) == 0 \
@@ -477,6 +547,47 @@ def generate(position: np.ndarray, out: np.ndarray, count_only: bool,
 
 
 # -- making moves ----------------------------------------------------------------------------------
+@njit(cache=True)
+def castling_key(castling: int) -> int:
+    """The Zobrist key of a CASTLING value: the rights' key, and in a Chess960 layout the
+    layout's key and each right's rook file."""
+    key = ZOBRIST_CASTLING[castling & 15]
+    if castling & CHESS960:
+        key ^= ZOBRIST_ROOK_FILE[4, 0]
+        for right in range(4):
+            if castling & (1 << right):
+                key ^= ZOBRIST_ROOK_FILE[right, (castling >> (ROOK_FILE_SHIFT + 3 * right)) & 7]
+    return key
+
+
+@njit(cache=True)
+def castling_after_960(position: np.ndarray, castling: int, moving: int, origin: int,
+                       destination: int) -> int:
+    """A Chess960 layout's CASTLING value after a move in ``position``: the mover's rights go
+    when its king moves, a right goes when a move starts or ends on its rook's square; a lost
+    right's file is cleared, and when the rights left are the usual layout's (kings on e1 and
+    e8, rooks on the a- and h-files), so is the layout: equal positions, equal values."""
+    lost = 3 << (2 * position[SIDE]) if moving == KING else 0
+    for right in range(4):
+        if castling & (1 << right):
+            rook = 56 * (right >> 1) + ((castling >> (ROOK_FILE_SHIFT + 3 * right)) & 7)
+            if rook == origin or rook == destination:  # noqa: SIM109 - kernel code
+                lost |= 1 << right
+    usual = True
+    for right in range(4):
+        if lost & (1 << right):
+            castling &= ~((1 << right) | (7 << (ROOK_FILE_SHIFT + 3 * right)))
+        elif castling & (1 << right):
+            colour = right >> 1
+            file = (castling >> (ROOK_FILE_SHIFT + 3 * right)) & 7
+            if lowest_square(position[KING] & position[WHITE + colour]) != 56 * colour + 4 \
+                    or file != (0 if right & 1 else 7):
+                usual = False
+    if usual:
+        return castling & 15
+    return castling
+
+
 @njit(cache=True, inline="always")
 def _toggle(position: np.ndarray, colour: int, kind: int, square: int) -> None:
     """Put a piece on an empty square, or take it off (the key follows)."""
@@ -526,16 +637,29 @@ def make_move(source: np.ndarray, target: np.ndarray, move: int) -> None:
         _toggle(target, them, PAWN, destination - 8 if us == 0 else destination + 8)
     elif kind == CASTLE:
         home = 56 * us
-        if destination == home + 6:
+        if promotion:  # CASTLE_960: the king took its own rook, promotion field KING
+            _toggle(target, us, KING, destination)  # lift the king set on its rook's square
+            _toggle(target, us, ROOK, destination)
+            a_side = destination < origin
+            _toggle(target, us, KING, home + (2 if a_side else 6))
+            _toggle(target, us, ROOK, home + (3 if a_side else 5))
+        elif destination == home + 6:
             _toggle(target, us, ROOK, home + 7)
             _toggle(target, us, ROOK, home + 5)
         else:
             _toggle(target, us, ROOK, home)
             _toggle(target, us, ROOK, home + 3)
-    rights = source[CASTLING] & CASTLING_KEPT[origin] & CASTLING_KEPT[destination]
-    if rights != source[CASTLING]:
-        target[KEY] ^= ZOBRIST_CASTLING[source[CASTLING]] ^ ZOBRIST_CASTLING[rights]
-        target[CASTLING] = rights
+    castling = source[CASTLING]
+    if castling & CHESS960:
+        rights = castling_after_960(source, castling, moving, origin, destination)
+        if rights != castling:
+            target[KEY] ^= castling_key(castling) ^ castling_key(rights)
+            target[CASTLING] = rights
+    elif castling:
+        rights = castling & CASTLING_KEPT[origin] & CASTLING_KEPT[destination]
+        if rights != castling:
+            target[KEY] ^= ZOBRIST_CASTLING[castling] ^ ZOBRIST_CASTLING[rights]
+            target[CASTLING] = rights
     target[SIDE] = them
     target[KEY] ^= ZOBRIST_SIDE
     if kind == DOUBLE_PUSH:
@@ -566,7 +690,7 @@ def compute_key(position: np.ndarray) -> int:
                 square = lowest_square(pieces)
                 pieces &= pieces - 1
                 key ^= ZOBRIST_PIECE[colour, kind, square]
-    key ^= ZOBRIST_CASTLING[position[CASTLING]]
+    key ^= castling_key(position[CASTLING])
     if position[EP] != NO_SQUARE:
         key ^= ZOBRIST_EP_FILE[position[EP] & 7]
     if position[SIDE] == 1:

@@ -128,7 +128,9 @@ def export(game: Chess, start: Position, moves: list[int]) -> dict[str, str]:
     node: chess.pgn.GameNode = record
     state = start
     for move in moves:
-        node = node.add_variation(chess.Move.from_uci(game.format_move(move)))
+        played = board.parse_uci(game.format_move(move))  # as its board (Chess960 or not) has it
+        node = node.add_variation(played)
+        board.push(played)
         state = game.play(state, move)
     outcome = game.outcome(state)
     if outcome is not None:

@@ -21,6 +21,9 @@ Moves are ints (board.py: from, to, promotion, kind). ``format_move`` writes UCI
 ``e7e8q``, castling ``e1g1``): it needs no position, so the same text names the move
 everywhere (CLI, web, UCI, recorded games). ``parse_move`` reads UCI or SAN (``Nf3``,
 ``O-O``, ``exd8=Q+``); ``describe_move`` gives SAN for people.
+
+Chess960 positions come from their FEN (notation.py says which FENs are read so): their
+castling is written and read as the king taking its own rook (``b1a1``).
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from .notation import (
     UCI_MOVE,
     castling_bits,
     fen_of,
+    is_chess960,
     read_board,
     square_name,
     square_of,
@@ -129,7 +133,9 @@ def fen(state: Position) -> str:
 
 
 def to_board(state: Position) -> chess.Board:
-    return chess.Board(fen(state))
+    """The state as a python-chess board, in Chess960 mode for a Chess960 layout (whose
+    castling moves python-chess writes as this module does)."""
+    return chess.Board(fen(state), chess960=is_chess960(state.castling))
 
 
 KERNEL = Kernel(to_row, lambda row, out: kernel.generate(row, out, False, False),
@@ -202,7 +208,8 @@ class Chess(FamilyGame[Position]):
             origin, target = square_of(shape.group(1)), square_of(shape.group(2))
             promotion = " nbrq".index(shape.group(3)) if shape.group(3) else 0
             for move in legal_moves_of(state):
-                if move & 0x7FFF == origin | (target << 6) | (promotion << 12):
+                if move & 0xFFF == origin | (target << 6) and promotion == (
+                        0 if is_castling(move) else (move >> 12) & 7):
                     return move
             return origin | (target << 6) | (promotion << 12)  # illegal: play_checked says so
         board = to_board(state)
@@ -229,8 +236,9 @@ class Chess(FamilyGame[Position]):
         board = to_board(state)
         line = []
         for move in moves:
-            played = chess.Move.from_uci(uci(move))
-            if played not in board.legal_moves:
+            try:  # parse_uci: a Chess960 board reads the usual layout's e1g1 as e1h1
+                played = board.parse_uci(uci(move))
+            except ValueError:
                 break
             line.append(board.san(played))
             board.push(played)
