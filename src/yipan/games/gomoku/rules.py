@@ -80,9 +80,9 @@ class Gomoku(Game[Stones, int]):
     """Gomoku: players alternately place a stone; five in a row (by ``rule``) wins."""
 
     player_names = ("black", "white")
-    notation_help = ("a point as renju writes it, column letter and row counted from the "
-                     "bottom (a1 the bottom-left corner, h8 the centre of 15x15), or as "
-                     "Gomocup's x,y from 0, y counted from the top (7,7)")
+    notation_help = ("points written as renju writes them, column letter then row counted "
+                     "from the bottom (a1 the bottom-left corner, h8 the centre of 15x15), or "
+                     "as Gomocup's x,y from 0 with y counted from the top (7,7)")
 
     def __init__(self, size: int = DEFAULT_SIZE, rule: str = "freestyle") -> None:
         size = int(size)
