@@ -95,8 +95,9 @@ class HumanPlayer:
                 raise ResignRequested
             if command in ("help", "h", "?"):
                 examples = [game.format_move(m) for m in list(game.legal_moves(state))[:2]]
+                notation = f"\nwriting moves: {game.notation_help}" if game.notation_help else ""
                 self.write(HUMAN_HELP.format(example=", ".join(examples) or "a move",
-                                             extra=self.extra_help))
+                                             extra=self.extra_help) + notation)
                 continue
             answer = self.extra(command) if self.extra is not None else None
             if answer is not None:

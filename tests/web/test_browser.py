@@ -139,7 +139,8 @@ def test_tictactoe_the_winning_line_is_highlighted_and_coordinates_drawn(open_pa
 
 
 def test_gomoku_the_winning_five_is_highlighted(open_page, tmp_path: Path) -> None:
-    # black on f8..j8 (row 7 from the top, columns 5 to 9); white scattered on row 14
+    # black on f8..j8 (row 7 from the top, columns 5 to 9); white scattered on row 14 (row 1
+    # from the top)
     page = open_page("?game=gomoku&moves=f8+a14+g8+c14+h8+e14+i8+g14+j8&first=human")
     page.wait_for_selector("#status.over", timeout=WAIT)
     assert winning_cells(page) == {(7, col) for col in range(5, 10)}
@@ -310,7 +311,7 @@ def test_gomoku_values_are_a_colour_scale_and_players_are_colours(open_page,
     assert levels >= 3
     legend = page.locator("#legend").inner_text()
     assert "worst" in legend and "best" in legend
-    cell = page.locator('.cell[data-row="6"][data-col="7"]')  # h7
+    cell = page.locator('.cell[data-row="8"][data-col="7"]')  # h7: rows count from the bottom
     assert "h7" in cell.get_attribute("aria-label")
     assert "estimate" in cell.get_attribute("aria-label")
     page.screenshot(path=str(tmp_path / "gomoku-values.png"))

@@ -1,7 +1,9 @@
 """The boards a player meets in the first hour, in a real headless Chromium: chess pieces drawn
 as shapes (no font), the last move, SAN and pawns, drag and drop, the promotion chooser on its
-square; renju's forbidden points; the AI's thinking in view on a laptop; no sideways scroll on a
-phone; no accessibility violation on any page; chess, xiangqi and Go played from the keyboard.
+square; renju's forbidden points and Gomoku's rows numbered from the bottom; xiangqi's values in
+pawns from Red's side; Go's line numbers clear of its candidates' circles; the AI's thinking in
+view on a laptop; no sideways scroll on a phone; no accessibility violation on any page; chess,
+xiangqi and Go played from the keyboard.
 
 Needs Debian's ``chromium`` and the ``playwright`` Python package, as ``test_browser.py``.
 """
@@ -203,6 +205,100 @@ def test_no_forbidden_marks_outside_renju_or_for_white(open_page) -> None:
     page = open_page("?game=gomoku&first=human&engine=random&moves=" + DOUBLE_THREE)
     wait_for_turn(page)
     assert page.locator("svg.board .forbidden-mark").count() == 0
+
+
+def test_gomoku_rows_are_numbered_from_the_bottom_as_in_renju(open_page) -> None:
+    page = open_page("?game=gomoku&first=human&engine=random")
+    wait_for_turn(page)
+    board = page.locator("svg.board")
+    rows = board.locator(".coordinates .coord").all_text_contents()[15:]  # after a..o
+    assert rows == [str(n) for n in range(15, 0, -1)]  # 15 at the top, 1 at the bottom
+    corner = board.locator('.cell[data-row="14"][data-col="0"]')  # the bottom-left corner
+    assert corner.get_attribute("data-move") == "a1"
+    assert corner.get_attribute("aria-label").startswith("a1,")
+    corner.locator(".hit").click()
+    wait_for_moves(page, 2)
+    assert url_moves(page)[0] == "a1"
+    assert page.locator("#moves li").first.inner_text() == "a1"
+
+
+# -- xiangqi ---------------------------------------------------------------------------------------
+PAWNS_RED = re.compile(r"^[+-]\d+\.\d\d$|^mate in \d+ for (Red|Black)$|^draw$")
+
+
+def test_xiangqi_values_are_pawns_from_reds_side(open_page) -> None:
+    page = open_page("?game=xiangqi&first=ai&engine=ai&level=1s")
+    page.wait_for_function("() => document.querySelectorAll('#t-log li').length >= 1",
+                           timeout=WAIT)
+    assert PAWNS_RED.match(page.locator("#t-value").inner_text())
+    log = page.locator("#t-log li").all_inner_texts()
+    assert all(PAWNS_RED.match(row.split("  ")[2]) for row in log), log
+    assert "heuristic" not in page.locator("#thinking").inner_text()
+    # the same value reads the other way round when Black is to move; a mate names the winner
+    words = page.evaluate("""async () => {
+        const { valueWords, WIN } = await import("/static/boards.js");
+        const at = (to_move) => ({ view: { kind: "xiangqi" }, to_move });
+        return [valueWords(at(0), { value: 35 }), valueWords(at(1), { value: 35 }),
+                valueWords(at(1), { value: -120 }), valueWords(at(1), { value: WIN - 3 }),
+                valueWords(at(0), { value: -(WIN - 4) })];
+    }""")
+    assert words == ["+0.35", "-0.35", "+1.20", "mate in 2 for Black", "mate in 2 for Black"]
+
+
+# -- Go ------------------------------------------------------------------------------------------
+GO_OVERLAY = """async ({ best, pv }) => {
+    const { drawBoard } = await import("/static/boards.js");
+    const response = await fetch("/api/games/go/state", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ moves: [], options: { size: "9" } }) });
+    const position = await response.json();
+    const holder = document.createElement("div");
+    holder.id = "overlay-test";
+    holder.style.width = "600px";
+    document.body.prepend(holder);
+    drawBoard(holder, position, { marks: null, pv, canMove: false, onMove() {},
+                                  thinking: { extra: { best_moves: best } } });
+    const box = (node) => { const b = node.getBBox(); return [b.x, b.y, b.width, b.height]; };
+    const circles = [...holder.querySelectorAll("circle.candidate")].map((c) =>
+        [c.closest("[data-move]").dataset.move, +c.getAttribute("cx"), +c.getAttribute("cy"),
+         +c.getAttribute("r")]);
+    const numbers = [...holder.querySelectorAll("text.pv-number")].map((t) =>
+        [t.closest("[data-move]").dataset.move, t.textContent, box(t)]);
+    const texts = [...holder.querySelectorAll("text.win-rate, text.visits")].map(box);
+    return { circles, numbers, texts };
+}"""
+
+
+def disc_meets_box(cx: float, cy: float, r: float, box: list[float]) -> bool:
+    x, y, width, height = box
+    nearest_x, nearest_y = min(max(cx, x), x + width), min(max(cy, y), y + height)
+    return (nearest_x - cx) ** 2 + (nearest_y - cy) ** 2 < r * r
+
+
+def boxes_meet(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_go_line_numbers_never_hide_under_or_cover_candidate_circles(open_page,
+                                                                     tmp_path: Path) -> None:
+    """The AI's line runs through its own candidates (its first move always, and here its
+    third) and beside others: every number of the line shows once, clear of every candidate's
+    circle and figures."""
+    page = open_page("?game=go&o.size=9&first=human&engine=random")
+    wait_for_turn(page)
+    best = [{"move": move, "visits": visits, "win_rate": rate} for move, visits, rate in
+            [("C4", 856, 0.5), ("C3", 381, 0.51), ("F4", 229, 0.48), ("D5", 137, 0.48),
+             ("E7", 296, 0.5), ("C5", 149, 0.48), ("D6", 127, 0.45), ("D8", 166, 0.48)]]
+    pv = ["C4", "D5", "D4", "E4", "C3", "D3", "E3"]  # 1, 2 and 5 on candidates
+    drawn = page.evaluate(GO_OVERLAY, {"best": best, "pv": pv})
+    page.locator("#overlay-test").screenshot(path=str(tmp_path / "go-overlay.png"))
+    assert sorted(move for move, *_ in drawn["circles"]) == sorted(e["move"] for e in best)
+    numbers = {move: text for move, text, _ in drawn["numbers"]}
+    assert numbers == {move: str(i + 1) for i, move in enumerate(pv[:6])}  # each once
+    for move, _, label in drawn["numbers"]:
+        for other, cx, cy, r in drawn["circles"]:
+            assert not disc_meets_box(cx, cy, r, label), (move, other)
+        assert not any(boxes_meet(label, text) for text in drawn["texts"]), move
 
 
 # -- layout --------------------------------------------------------------------------------------

@@ -143,6 +143,12 @@ def parse_game_command(command: str, argv: Sequence[str], help_text: str,
     add_hook_options(parser, options)
     positional = [option for option in spec.options if option.positional]
     has_moves = any(action.dest == "moves" for action in parser._actions)
+    notation = getattr(spec.load_factory(), "notation_help", "")
+    for action in parser._actions:
+        if action.dest == "moves" and notation and action.help:
+            action.help = f"{action.help}: {notation}"
+    if notation and not has_moves:  # (play) the moves are typed at the prompt
+        parser.epilog = f"Moves: {notation}."
     if positional and not has_moves:
         parser.add_argument("moves", nargs="*", default=[], help=argparse.SUPPRESS)
     # options and words in any order: `nim --first ai 3 4 5` as well as `nim 3 4 5 --first ai`

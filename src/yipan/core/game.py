@@ -93,6 +93,9 @@ class Game(ABC, Generic[State, Move]):
 
     info: GameInfo
     player_names: tuple[str, str] = ("first player", "second player")
+    # how a person writes a move, where the notation needs saying (the CLI's help for the
+    # moves, the game loop's ``help``); empty: the examples of ``format_move`` say enough
+    notation_help: str = ""
 
     # -- required -------------------------------------------------------------------------
     @abstractmethod

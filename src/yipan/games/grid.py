@@ -23,9 +23,10 @@ stone ever takes, so a shift never carries a line from one row into the next::
     so no run crosses an edge. The run's cells are  starts | starts<<d | ... | starts<<(k-1)d.
 
 Coordinates are written ``a1``: the column letter (``a`` at the left), then the row number,
-counted from the top (tic-tac-toe; Gomoku's ``h8``, as Gomocup numbers rows) or from the bottom
-(Go). Go's letters skip ``i`` (``Grid.of(19, 19, skip_i=True, rows_from_top=False)``: ``a1``
-is the bottom-left point, ``t19`` the top-right). Reading one is strict: ASCII only, short.
+counted from the top (tic-tac-toe) or from the bottom (Go; Gomoku's ``h8``, as renju notation
+writes it). Go's letters skip ``i`` (``Grid.of(19, 19, skip_i=True, rows_from_top=False)``:
+``a1`` is the bottom-left point, ``t19`` the top-right); Gomoku's do not. Reading one is
+strict: ASCII only, short.
 
 Pictures take ``owners``, one row a list from the top, each cell 0, 1 (the player whose stone it
 holds) or None: ``render_board`` gives the text board and ``grid_view`` the web view.

@@ -17,8 +17,9 @@ def test_the_planes_are_the_side_to_moves_stones_then_the_opponents():
     state = replay(game, ["h8", "a1", "o15"])[-1]  # white to move
     planes = game.encode(state)
     assert planes.shape == (2, 15, 15)
-    assert [tuple(map(int, xy)) for xy in np.argwhere(planes[0])] == [(0, 0)]  # a1: white
-    assert [tuple(map(int, xy)) for xy in np.argwhere(planes[1])] == [(7, 7), (14, 14)]
+    # planes are (row from the top, column): a1 is the bottom-left corner, o15 the top-right
+    assert [tuple(map(int, xy)) for xy in np.argwhere(planes[0])] == [(14, 0)]  # a1: white
+    assert [tuple(map(int, xy)) for xy in np.argwhere(planes[1])] == [(0, 14), (7, 7)]
 
 
 def test_eight_symmetries_move_the_stones_and_the_move_together():

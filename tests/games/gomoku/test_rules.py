@@ -10,14 +10,42 @@ from yipan.core import GameOptionError, IllegalMoveError, InvalidMoveError, get_
 from yipan.games.gomoku import Gomoku
 
 
-def test_notation_matches_gomocup_coordinates():
+def test_notation_counts_rows_from_the_bottom_as_renju_does():
     game = Gomoku(15)
-    assert game.parse_move(None, "h8") == game.point(7, 7)
-    assert game.parse_move(None, "a1") == game.point(0, 0)  # top left: row 1 is y = 0
-    assert game.parse_move(None, "o3") == game.point(14, 2)
-    with pytest.raises(InvalidMoveError, match="a1"):  # one notation, in play and analyze
-        game.parse_move(None, "14,2")
-    assert game.format_move(game.point(3, 10)) == "d11"
+    assert game.parse_move(None, "h8") == game.point(7, 7)  # the centre either way
+    assert game.parse_move(None, "a1") == game.point(0, 14)  # bottom left: row 1 is y = 14
+    assert game.parse_move(None, "a15") == game.point(0, 0)  # top left: Gomocup's 0,0
+    assert game.parse_move(None, "o3") == game.point(14, 12)
+    assert game.format_move(game.point(3, 10)) == "d5"
+    assert game.format_move(game.point(14, 0)) == "o15"
+    assert Gomoku(9).format_move(Gomoku(9).point(0, 8)) == "a1"  # on every size
+    assert game.parse_move(None, "i9") == game.point(8, 6)  # no letter skipped (Go skips i)
+
+
+def test_gomocups_x_y_is_read_too_with_y_from_the_top():
+    game = Gomoku(15)
+    assert game.parse_move(None, "7,7") == game.parse_move(None, "h8")
+    assert game.parse_move(None, "0,0") == game.parse_move(None, "a15")
+    assert game.parse_move(None, "14,2") == game.parse_move(None, "o13")
+    assert game.parse_move(None, " 0 , 14 ") == game.parse_move(None, "a1")
+    with pytest.raises(InvalidMoveError, match="off the board"):
+        game.parse_move(None, "15,0")
+
+
+@given(st.integers(7, 22), st.data())
+def test_both_notations_name_the_same_point(size, data):
+    game = Gomoku(size)
+    x, y = data.draw(st.integers(0, size - 1)), data.draw(st.integers(0, size - 1))
+    point = game.point(x, y)
+    assert game.parse_move(None, f"{x},{y}") == point
+    assert game.format_move(point) == f"{'abcdefghijklmnopqrstuv'[x]}{size - y}"
+
+
+def test_a_typed_move_list_keeps_gomocups_pairs_whole():
+    game = Gomoku(15)
+    assert game.split_moves("h8 i9,j10") == ["h8", "i9", "j10"]
+    assert game.split_moves("7,7 8,8, 9 , 9") == ["7,7", "8,8", "9 , 9"]
+    assert game.split_moves("h8,7,7") == ["h8", "7,7"]
 
 
 @given(st.integers(7, 22), st.data())
@@ -108,15 +136,25 @@ def test_taken_points_are_illegal_and_play_is_pure():
     assert game.to_move(after) == 1 and len(game.legal_moves(after)) == 80
 
 
-def test_view_is_a_grid_with_row_zero_at_the_top():
+def test_view_is_a_grid_with_row_zero_at_the_top_labelled_from_the_bottom():
     game = Gomoku(7)
     state = replay(game, ["a1", "b3"])[-1]
     view = game.view(state)
     assert (view["kind"], view["rows"], view["cols"]) == ("grid", 7, 7)
-    assert view["cells"][0][0] == 0 and view["cells"][2][1] == 1
-    assert view["move_at"][0][0] is None and view["move_at"][6][6] == "g7"
+    assert view["cells"][6][0] == 0 and view["cells"][4][1] == 1  # a1 at the bottom left
+    assert view["move_at"][6][0] is None and view["move_at"][0][6] == "g7"
+    assert view["move_at"][6][6] == "g1"
     assert view["pieces"] == "stones" and view["highlight"] == []
-    assert view["col_labels"][-1] == "g" and view["row_labels"][0] == "1"
+    assert view["col_labels"][-1] == "g"
+    assert view["row_labels"] == ["7", "6", "5", "4", "3", "2", "1"]
+
+
+def test_the_text_board_numbers_rows_from_the_bottom():
+    game = Gomoku(7)
+    lines = game.render(replay(game, ["a1", "g7"])[-1]).splitlines()
+    assert lines[0].split() == list("abcdefg")
+    assert lines[1].split() == ["7", ".", ".", ".", ".", ".", ".", "O"]
+    assert lines[7].split() == ["1", "X", ".", ".", ".", ".", ".", "."]
 
 
 @pytest.mark.parametrize("direction", [(1, 0), (0, 1), (1, 1), (1, -1)])

@@ -1,9 +1,17 @@
 """The rules of Gomoku (five in a row) on a square board, as a ``Game`` over bitboards.
 
 Coordinates follow the Gomocup protocol: ``x`` is the column (0 at the left), ``y`` the row
-(0 at the top). A move is the point ``y * size + x``; it is written ``h8``: the column letter
-(``a`` = x 0) and the row number counted *from the top*, starting at 1 (``8`` = y 7). So the
-Gomocup move ``7,7`` is ``h8``, the centre of a 15x15 board.
+(0 at the top). A move is the point ``y * size + x``. Players write it as renju notation does:
+the column letter (``a`` = x 0, no letter skipped) and the row number counted *from the
+bottom*, starting at 1, so ``a1`` is the bottom-left corner and ``h8`` the centre of a 15x15
+board. Gomocup's own ``x,y`` (0-based, y from the top, as the protocol and Piskvork give it)
+is read too: on 15x15, ``7,7`` is ``h8`` and ``0,0`` is ``a15``. Neither form can be taken for
+the other (a letter first, or two numbers and a comma), so both are accepted everywhere::
+
+    15x15      a  b  c ... o          x,y (Gomocup)     a1..o15 (renju)
+        15     .  .  .     .          0,0  top-left     a15
+         8     .  .  .     .          7,7  centre       h8
+         1     .  .  .     .          0,14 bottom-left  a1
 
 State encoding: two bitboards, black's stones (the first player) and white's, in the layout
 of ``yipan.games.grid``: row-major, with one empty sentinel column on the right, so a shift
@@ -31,6 +39,7 @@ point forbidden).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -46,12 +55,14 @@ from ...core import (
     Outcome,
 )
 from ...core.drawing import notebook_html
-from ..grid import Grid, grid_view, render_board
+from ...core.text import is_digits, quote
+from ..grid import MAX_MOVE_TEXT, Grid, grid_view, render_board
 from .renju import RenjuBoard
 
 RULES = ("freestyle", "standard", "renju", "caro", "caro-exact")
 MIN_SIZE, MAX_SIZE, DEFAULT_SIZE = 7, 22, 15
 CACHED_STATES = 64
+XY_OR_WORD = r"\d+\s*,\s*\d+|[^\s,]+"  # a Gomocup pair "7,7" (spaces allowed), else a word
 
 
 class Stones(NamedTuple):
@@ -69,6 +80,9 @@ class Gomoku(Game[Stones, int]):
     """Gomoku: players alternately place a stone; five in a row (by ``rule``) wins."""
 
     player_names = ("black", "white")
+    notation_help = ("points written as renju writes them, column letter then row counted "
+                     "from the bottom (a1 the bottom-left corner, h8 the centre of 15x15), or "
+                     "as Gomocup's x,y from 0 with y counted from the top (7,7)")
 
     def __init__(self, size: int = DEFAULT_SIZE, rule: str = "freestyle") -> None:
         size = int(size)
@@ -83,7 +97,7 @@ class Gomoku(Game[Stones, int]):
         # whether only exactly five wins, for black and for white
         self.exact = (rule in ("standard", "renju", "caro-exact"),
                       rule in ("standard", "caro-exact"))
-        self.grid = Grid.of(size, size)
+        self.grid = Grid.of(size, size, rows_from_top=False)  # renju's a1: bottom-left
         self.stride = self.grid.stride
         self.full = self.grid.full
         self.directions = self.grid.directions
@@ -327,10 +341,30 @@ class Gomoku(Game[Stones, int]):
         return self.grid.format(y, x)
 
     def parse_move(self, state: Stones | None, text: str) -> int:
-        """``h8``: column letter, row number from the top (Gomocup's x,y = 7,7 is h8; the
-        brain protocol converts its own coordinates, so players meet one notation only)."""
-        y, x = self.grid.parse(text.strip(), noun="point")
+        """``h8`` (column letter, row number from the bottom, as renju notation writes it) or
+        Gomocup's ``7,7`` (0-based x,y, y from the top): the module doc draws both."""
+        text = text.strip()
+        if "," in text:
+            return self.parse_xy(text)
+        row, col = self.grid.parse(text, noun="point", also=" or Gomocup's x,y")
+        return self.point(col, row)
+
+    def parse_xy(self, text: str) -> int:
+        """Gomocup's ``x,y``: 0-based, x the column from the left, y the row from the top."""
+        parts = [part.strip() for part in text.split(",")]
+        last = self.size - 1
+        if not (len(text) <= MAX_MOVE_TEXT and len(parts) == 2 and all(map(is_digits, parts))):
+            raise InvalidMoveError(f"cannot read {quote(text)}: a Gomocup point is x,y "
+                                   f"(0,0..{last},{last})")
+        x, y = (int(part) for part in parts)
+        if not (x <= last and y <= last):
+            raise InvalidMoveError(f"{text} is off the board (x,y from 0,0 to {last},{last})")
         return self.point(x, y)
+
+    def split_moves(self, text: str) -> list[str]:
+        """A typed move list: points apart by spaces or commas (``h8 i9``, ``h8,i9``), Gomocup's
+        pairs kept whole (``7,7 8,8``)."""
+        return re.findall(XY_OR_WORD, text)
 
     def cell(self, state: Stones, x: int, y: int) -> int | None:
         """The player (0 black, 1 white) whose stone is on (x, y), or None."""

@@ -87,20 +87,27 @@ export function moveMarks(result) {
   return marks;
 }
 
-// The AI's value as a player reads it. Chess: pawns from White's side ("+0.35") or the mate
-// ("mate in 4 for White"), whoever moves; other games: the search's own words.
+// The AI's value as a player reads it. Chess and xiangqi: pawns from the first player's side
+// (White's, Red's: "+0.35") or the mate ("mate in 4 for White"), whoever moves; other games:
+// the search's own words. Both engines count in centipawns (100 a pawn, as their UCI/UCCI
+// scores and the terminal's analysis read them).
+const PAWNS_FROM = { chess: "White", xiangqi: "Red" }; // the side whose view the value is given from
+const SECOND_PLAYER = { chess: "Black", xiangqi: "Black" };
+const CENTIPAWNS = 100;
+
 export function valueWords(position, result) {
-  if (position?.view.kind !== "chess" || result.value === null || result.value === undefined) {
+  const kind = position?.view.kind;
+  if (!(kind in PAWNS_FROM) || result.value === null || result.value === undefined) {
     return result.description ?? "–";
   }
-  const white = position.to_move === 0 ? 1 : -1; // the value is the side to move's
+  const first = position.to_move === 0 ? 1 : -1; // the value is the side to move's
   if (Math.abs(result.value) > HEURISTIC_LIMIT) {
     const plies = WIN - Math.abs(result.value);
-    const winner = result.value * white > 0 ? "White" : "Black";
+    const winner = result.value * first > 0 ? PAWNS_FROM[kind] : SECOND_PLAYER[kind];
     return `mate in ${Math.ceil(plies / 2)} for ${winner}`;
   }
   if (result.exact && result.value === 0) return "draw";
-  const pawns = (result.value * white) / 100;
+  const pawns = (result.value * first) / CENTIPAWNS;
   return `${pawns >= 0 ? "+" : "-"}${Math.abs(pawns).toFixed(2)}`;
 }
 
@@ -1118,6 +1125,9 @@ function choosePromotion(container, options, ui, view, board) {
 // crossings, the last one marked; while the AI thinks, its most visited moves with their win
 // rates (extra.best_moves) and its line; at the end, each side's area and the result.
 const GO_WOOD = "#dcb35c", GO_LINE = "#3b2a14";
+const GO_CANDIDATE = 0.42; // a candidate's circle, in steps between lines
+const GO_BADGE = 0.14, GO_BADGE_OFFSET = 0.4; // a line's number on a candidate: drawGoPvBadge
+const GO_PV_SHOWN = 6; // the line's first moves drawn on the board
 
 function drawGo(container, position, ui) {
   const view = position.view;
@@ -1190,14 +1200,16 @@ function drawGo(container, position, ui) {
       } else if (move && candidates.has(move)) {
         const entry = candidates.get(move);
         const colour = entry.rank === 0 ? "#2e7d32" : "#1565c0";
-        svg("circle", { cx, cy, r: step * 0.42, fill: colour, opacity: 0.75, class: "candidate" }, cell);
+        svg("circle", { cx, cy, r: GO_CANDIDATE * step, fill: colour, opacity: 0.75, class: "candidate" }, cell);
         svg("text", { x: cx, y: cy - 12, "text-anchor": "middle", "dominant-baseline": "central",
                       "font-size": 30, fill: "#fff", class: "win-rate", "aria-hidden": "true" }, cell)
           .textContent = `${Math.round(entry.win_rate * 100)}`;
         svg("text", { x: cx, y: cy + 20, "text-anchor": "middle", "dominant-baseline": "central",
                       "font-size": 22, fill: "#fff", class: "visits", "aria-hidden": "true" }, cell)
           .textContent = compactCount(entry.visits);
-      } else if (move && pv.indexOf(move) >= 0 && pv.indexOf(move) < 6) {
+        const index = pv.indexOf(move);
+        if (index >= 0 && index < GO_PV_SHOWN) drawGoPvBadge(cell, index, position, cx, cy, step);
+      } else if (move && pv.indexOf(move) >= 0 && pv.indexOf(move) < GO_PV_SHOWN) {
         const index = pv.indexOf(move);
         const player = (position.to_move + index) % 2;
         svg("circle", { cx, cy, r: step * 0.4, class: `ghost p${player}` }, cell);
@@ -1218,6 +1230,26 @@ function drawGo(container, position, ui) {
     if (key === "ArrowRight") c = Math.min(n - 1, c + 1);
     return board.querySelector(`.cell[data-row="${r}"][data-col="${c}"]`);
   });
+}
+
+// A line's move on a candidate's point: its number on a small stone of the mover's colour at
+// the point's top-right corner, just clear of the candidate's circle (so the win rate, the
+// visits and the number all read) and of the neighbours' circles and stones.
+//
+//        +-----------+        circle: radius GO_CANDIDATE (0.42 of a step) round the point
+//        |   .-.  (2)|        badge: centre 0.4 step right and up, radius 0.14:
+//        |  / 48\    |        0.4 * sqrt(2) - 0.14 = 0.426 > 0.42 from the point,
+//        |  \166/    |        0.72 from the neighbours' points (> 0.42 + 0.14, > 0.47 + 0.14)
+//        |   '-'     |
+//        +-----------+
+function drawGoPvBadge(cell, index, position, cx, cy, step) {
+  const player = (position.to_move + index) % 2;
+  const x = cx + GO_BADGE_OFFSET * step, y = cy - GO_BADGE_OFFSET * step;
+  svg("circle", { cx: x, cy: y, r: GO_BADGE * step, class: `pv-badge p${player}`,
+                  style: `fill: ${player === 0 ? "#111" : "#fff"}; stroke: #555; stroke-width: 2` }, cell);
+  svg("text", { x, y, class: "pv-number", "dominant-baseline": "central", "text-anchor": "middle",
+                "aria-hidden": "true",
+                style: `font-size: 20px; fill: ${player === 0 ? "#fff" : "#111"}` }, cell).textContent = index + 1;
 }
 
 function compactCount(n) {
