@@ -211,3 +211,25 @@ def test_analyze_kuhn_without_a_deal_analyses_the_information_set():
     assert data["value"] == pytest.approx(-1 / 18, abs=0.005)  # Kuhn poker's value
     text = yipan("analyze", "kuhn").stdout
     assert "No deal given" in text and "over every deal" in text
+
+
+@pytest.mark.parametrize("name", ["chess", "xiangqi"])
+def test_the_ai_says_its_value_in_pawns_when_playing(name):
+    # a chess-family engine's heuristic value is centipawns: the player reads "+0.35", never
+    # "heuristic +35"
+    run = yipan("play", name, "--first", "ai", "--level", "medium", "--seed", "1",
+                stdin="quit\n")
+    assert run.returncode == 0, run.stderr
+    said = re.search(r"AI plays \S+.*\((.+) for the AI\)", run.stdout)
+    assert said, run.stdout
+    assert "heuristic" not in run.stdout
+    assert re.fullmatch(r"[+-]\d+\.\d\d|mate in \d+|mated in \d+|draw", said.group(1))
+
+
+def test_a_mate_the_ai_sees_is_said_in_moves():
+    from yipan.core import WIN, describe_centipawns
+
+    assert describe_centipawns(WIN - 7) == "mate in 4"
+    assert describe_centipawns(-(WIN - 6)) == "mated in 3"
+    assert describe_centipawns(35) == "+0.35"
+    assert describe_centipawns(0, exact=True) == "draw"

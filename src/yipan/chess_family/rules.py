@@ -65,6 +65,7 @@ class FamilyGame(Game[S, int]):
     ``turn`` (the side to move)."""
 
     usual_start: ClassVar[str]  # the FEN of the usual start
+    values_in_centipawns = True
     kernel: ClassVar[Kernel[Any]]
 
     def __init__(self, fen: str | None = None) -> None:

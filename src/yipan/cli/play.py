@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..core import CHANCE, CapabilityError, Game, GameHooks, describe_value
+from ..core import CHANCE, CapabilityError, Game, GameHooks, describe_centipawns, describe_value
 from ..engines import (
     engine_help,
     engine_spec,
@@ -244,7 +244,9 @@ def play_interactive(game: Game, ai: Player | None, *, human_side: int = 0,
             if choice.result is not None:
                 result = choice.result
                 value = result.move_values.get(choice.move, result.value)
-                judged = describe_value(value, result.exact, result.scale, result.bounded)
+                judged = (describe_centipawns(value, result.exact)
+                          if game.values_in_centipawns
+                          else describe_value(value, result.exact, result.scale, result.bounded))
                 note = f" ({judged} for the AI)"
             text = game.format_move(choice.move)
             named = game.describe_move(current, choice.move)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core import Analysis, Game, describe_value, plies_to_end
+from ..core import Analysis, Game, describe_centipawns, describe_value
 from .common import print_json
 
 Write = Callable[[str], None]
@@ -84,11 +84,7 @@ def _value_words(analysis: Analysis, value: float) -> str:
     """A value in words; a chess engine's in the players' terms: pawns for the side to move
     (``+0.24``) and ``mate in 4`` / ``mated in 3`` (moves, not plies)."""
     if _in_pawns(analysis):
-        plies = plies_to_end(value)
-        if plies is not None:
-            return f"{'mate' if value > 0 else 'mated'} in {(plies + 1) // 2}"
-        if not analysis.exact or value != 0:
-            return f"{value / 100:+.2f}"
+        return describe_centipawns(value, analysis.exact)
     return describe_value(value, analysis.exact, analysis.scale, analysis.bounded)
 
 

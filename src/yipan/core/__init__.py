@@ -24,6 +24,7 @@ from .results import (
     SearchResult,
     SearchStats,
     add_plies,
+    describe_centipawns,
     describe_value,
     is_loss,
     is_win,
@@ -38,7 +39,7 @@ __all__ = [
     "GameOptionError", "Player", "check_level", "game_over_analysis",
     "GameSpec", "IllegalMoveError", "InvalidMoveError", "Limit", "Outcome", "SearchAborted",
     "SearchResult", "SearchStats", "Thinker", "UnknownGameError", "YipanError", "add_plies",
-    "describe_value", "last_choice",
+    "describe_centipawns", "describe_value", "last_choice",
     "game_spec", "get_game", "is_loss", "is_win", "list_games", "plies_to_end",
     "register_game", "replay", "require", "terminal_value",
 ]

@@ -96,6 +96,9 @@ class Game(ABC, Generic[State, Move]):
     # how a person writes a move, where the notation needs saying (the CLI's help for the
     # moves, the game loop's ``help``); empty: the examples of ``format_move`` say enough
     notation_help: str = ""
+    # a heuristic value is in centipawns (the chess family's engines): players read it in
+    # pawns ("+0.35") and a proved win as a mate in moves, not as a raw score or in plies
+    values_in_centipawns: bool = False
 
     # -- required -------------------------------------------------------------------------
     @abstractmethod

@@ -77,6 +77,17 @@ def describe_value(value: float, exact: bool = True, scale: str = "minimax",
     return f"heuristic {value:+g}"
 
 
+def describe_centipawns(value: float, exact: bool = False) -> str:
+    """Words for a chess-family engine's value, as players read it: pawns for the side it is
+    for (``+0.35``), a proved result as ``mate in 4`` / ``mated in 3`` (moves, not plies)."""
+    plies = plies_to_end(value)
+    if plies is not None:
+        return f"{'mate' if value > 0 else 'mated'} in {(plies + 1) // 2}"
+    if exact and value == 0:
+        return "draw"
+    return f"{value / 100:+.2f}"
+
+
 def terminal_value(game: Game, state: Any, ply: int) -> int:
     """The value of a finished game for the side to move at ``state``, ``ply`` from the root."""
     outcome = game.outcome(state)
