@@ -179,7 +179,7 @@ def test_a_mate_the_chess_search_proved_is_exact():
         run = yipan(command, "chess", "--fen", BACK_RANK_MATE, "--json", "--time", "2")
         assert run.returncode == 0, run.stderr
         data = json.loads(run.stdout)
-        assert data["outcome"] == "win" and data["description"] == "win in 1"
+        assert data["outcome"] == "win" and data["description"] == "mate in 1"
         assert data["exact"] is True
 
 
@@ -197,6 +197,10 @@ def test_chess_analysis_speaks_pawns_mates_and_san():
     assert not any(re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", move) for move in line)
     assert "heuristic" not in run.stdout
     assert "pawns for black, the side to move" in run.stdout
+    as_json = yipan("analyze", "chess", "e2e4", "--depth", "4", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    data = json.loads(as_json.stdout)
+    assert data["description"] == f"{data['value'] / 100:+.2f}"
 
 
 def test_analyze_kuhn_without_a_deal_analyses_the_information_set():

@@ -37,6 +37,7 @@ from .results import (
     HEURISTIC_LIMIT,
     SearchResult,
     SearchStats,
+    describe_centipawns,
     describe_value,
 )
 
@@ -101,6 +102,12 @@ class Analysis:
                 else "unknown"
         return describe_value(self.value, self.exact, self.scale, self.bounded)
 
+    def described_for(self, game: Game) -> str:
+        """The description in the terms of the game's players (pawns for a chess engine)."""
+        if self.value is not None and game.values_in_centipawns:
+            return describe_centipawns(self.value, self.exact)
+        return self.description
+
     def to_json(self, game: Game, state: Any, moves: list[str]) -> dict[str, Any]:
         """The documented JSON object (module docstring)."""
         fmt = game.format_move
@@ -116,7 +123,7 @@ class Analysis:
             **position_json(game, state),
             "move": None if self.move is None else fmt(self.move),
             "value": _number(self.value), "outcome": word(self.outcome),
-            "description": self.description, "scale": self.scale,
+            "description": self.described_for(game), "scale": self.scale,
             "pv": [fmt(m) for m in self.pv],
             "move_values": {fmt(m): _number(v) for m, v in self.move_values.items()},
             "move_outcomes": {fmt(m): word(o) for m, o in self.move_outcomes.items()},
