@@ -17,12 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yipan.core import DRAW, Outcome
 from yipan.games.chess import Chess
 from yipan.games.chess import board as kernel
 from yipan.games.chess.hooks import export, perft
 from yipan.games.chess.notation import king_takes_rook
 from yipan.games.chess.rules import fen, position_from_board, to_board, to_row
+
+from .conftest import reference_outcome
 
 SRC = Path(__file__).resolve().parents[3] / "src"
 GAME = Chess()
@@ -53,16 +54,6 @@ def our_divide(state, depth: int) -> dict[str, int]:
     Chess960 board writes every castling so, the usual layout's too)."""
     return {king_takes_rook(move): leaves
             for move, leaves in perft(GAME, state, depth).items()}
-
-
-def reference_outcome(board: chess.Board) -> Outcome | None:
-    """python-chess's verdict, with the fifty-move rule and threefold repetition automatic."""
-    result = board.outcome()
-    if result is not None:
-        return DRAW if result.winner is None else Outcome(0 if result.winner else 1)
-    if board.halfmove_clock >= 100 or board.is_repetition(3):
-        return DRAW
-    return None
 
 
 def random_960_game(number: int, plies: int, rng: random.Random):
@@ -232,6 +223,20 @@ def engine():
 ONLY_CASTLING = "k4r2/8/8/8/8/7b/7P/6KR w H - 0 1"
 
 
+def castlings_played(engine, board: chess.Board, plies: int) -> int:
+    """Play up to ``plies`` of the engine's moves on ``board`` (each legal in python-chess's
+    Chess960 board); how many of them castled."""
+    castled = 0
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        result = engine.play(board, chess.engine.Limit(nodes=1_500))
+        assert result.move in board.legal_moves, board.fen()
+        castled += board.is_castling(result.move)
+        board.push(result.move)
+    return castled
+
+
 def test_a_chess960_game_through_the_engine_client_castles_as_uci_says(engine):
     """python-chess sets UCI_Chess960 itself for a Chess960 board (the option is one it
     manages) and sends Shredder-FEN and king-takes-rook moves; every answer must be legal."""
@@ -241,23 +246,9 @@ def test_a_chess960_game_through_the_engine_client_castles_as_uci_says(engine):
     castled = 0
     rng = random.Random(960)
     for number in (rng.randrange(960), 518):
-        board = chess.Board.from_chess960_pos(number)
-        for _ in range(24):
-            if board.is_game_over():
-                break
-            result = engine.play(board, chess.engine.Limit(nodes=1_500))
-            assert result.move in board.legal_moves, board.fen()
-            castled += board.is_castling(result.move)
-            board.push(result.move)
+        castled += castlings_played(engine, chess.Board.from_chess960_pos(number), 24)
     # a game through the engine in which castling is forced, then played on
-    board = chess.Board(ONLY_CASTLING, chess960=True)
-    for _ in range(12):
-        if board.is_game_over():
-            break
-        result = engine.play(board, chess.engine.Limit(nodes=1_500))
-        assert result.move in board.legal_moves, board.fen()
-        castled += board.is_castling(result.move)
-        board.push(result.move)
+    castled += castlings_played(engine, chess.Board(ONLY_CASTLING, chess960=True), 12)
     assert castled >= 1
 
 

@@ -18,6 +18,8 @@ from yipan.games.chess.hooks import perft
 from yipan.games.chess.rules import fen, position_from_board, to_board
 from yipan.search.perft import perft as generic_perft
 
+from .conftest import reference_outcome
+
 GAME = Chess()
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -48,16 +50,6 @@ def random_game(choices: list[int], start: str = chess.STARTING_FEN):
         board.push(chess.Move.from_uci(game.format_move(move)))
         state = game.play(state, move)
         yield board, state
-
-
-def reference_outcome(board: chess.Board) -> Outcome | None:
-    """python-chess's verdict, with the fifty-move rule and threefold repetition automatic."""
-    result = board.outcome()
-    if result is not None:
-        return DRAW if result.winner is None else Outcome(0 if result.winner else 1)
-    if board.halfmove_clock >= 100 or board.is_repetition(3):
-        return DRAW
-    return None
 
 
 @settings(max_examples=40, deadline=None)
