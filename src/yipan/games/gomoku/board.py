@@ -262,7 +262,10 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                 if cells[q] != EMPTY:
                     continue
                 for c in range(2):
-                    shapes[c, q, d] = table[c, edge[q, d], keys[c, q, d]]
+                    shape = table[c, edge[q, d], keys[c, q, d]]
+                    if shape == shapes[c, q, d]:
+                        continue  # (most cells of a line: nothing else of theirs changes)
+                    shapes[c, q, d] = shape
                     worth = 0
                     fours = 0
                     straight = 0
