@@ -5,6 +5,8 @@
     PYTHONPATH=src python benchmarks/gomoku.py --pairs 5 --workers 2     # or --ray [ADDRESS]
     YIPAN_GOMOKU_OPPONENT=/path/to/pbrain-rapfi PYTHONPATH=src python benchmarks/gomoku.py \
         --opponent-only --opening-stones 3 --time 1.0 --workers 2
+    YIPAN_GOMOKU_OPPONENT=/path/to/pbrain-rapfi PYTHONPATH=src python benchmarks/gomoku.py \
+        --opponent-only --opponent-pairs 0 --time 1.0 --speed-positions 16   # nodes/s only
 
 Prints:
 1. nodes/s of the numba alpha-beta against the same depth-limited search in plain Python
@@ -20,11 +22,14 @@ Prints:
    rule (a forbidden move forfeits: the count is printed); under renju also how the engine's
    forbidden points (counted on line shapes) compare with the rules' exact ones on random
    crowded positions;
-5. with ``--opponent PROGRAM`` (or ``$YIPAN_GOMOKU_OPPONENT``), first: yipan at ``--time``
-   against that Gomocup brain at each of ``--opponent-times`` (its ``INFO timeout_turn``),
-   ``--opponent-pairs`` openings each played with both colours: W-D-L, by colour, game
-   lengths, both brains' nodes/s from their MESSAGE lines (``speed N`` or ``Speed 800K``),
-   the slowest answers. ``--opponent-only`` skips the rest.
+5. with ``--opponent PROGRAM`` (or ``$YIPAN_GOMOKU_OPPONENT``), first: nodes per processor
+   second of yipan's alpha-beta (in this process) and of that brain (its node count from its
+   MESSAGE lines, ``Node 266K`` or ``nodes 1234``; its processor time from /proc) on the same
+   ``--speed-positions`` quiet positions, one engine after the other on each, and the ratio;
+   then yipan at ``--time`` against that Gomocup brain at each of ``--opponent-times`` (its
+   ``INFO timeout_turn``), ``--opponent-pairs`` openings each played with both colours:
+   W-D-L, by colour, game lengths, both brains' nodes/s from their MESSAGE lines (``speed
+   N`` or ``Speed 800K``), the slowest answers. ``--opponent-only`` skips the rest.
 
 The games of a match are units of work (``play_one``: the brains' commands, the opening, the
 colours and the turn time in; the winner, the length and yipan's slowest answer out; each game
