@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,8 +20,10 @@ from yipan.games.gomoku.board import (
     L_FOUR_THREE,
     L_OPEN_FOUR,
     Board,
+    initialise,
     new_board,
     place,
+    remove,
 )
 from yipan.games.gomoku.patterns import FOUR, FOUR_FOUR, OPEN_FOUR, OVERLINE
 from yipan.games.gomoku.rules import RULES
@@ -153,3 +156,32 @@ def test_renju_forbidden_points_on_the_board_hold_the_rules_ones(seed, count, cr
                         if s in (FOUR, OPEN_FOUR, FOUR_FOUR))
             if marked and (OVERLINE in shapes or fours >= 2):
                 assert forbidden, ((x, y), shapes, stones)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(RULES), st.integers(0, 2**32 - 1))
+def test_stones_placed_and_taken_back_in_any_order_leave_the_board_of_the_stones(rule, seed):
+    """Stones placed, the last taken back (by the undo log) or any one taken back (by the
+    tables), in a random mix: the board then equals the board built from scratch from the
+    stones left."""
+    rng = random.Random(seed)
+    board = new_board(SIZE, rule)
+    cells = [int(c) for c in board.points]
+    on_board: list[tuple[int, int]] = []
+    for _ in range(rng.randint(1, 120)):
+        roll = rng.random()
+        if not on_board or roll < 0.55:
+            cell = rng.choice([c for c in cells if board.cells[c] == EMPTY])
+            colour = rng.randrange(2)
+            place(board, cell, colour)
+            on_board.append((cell, colour))
+        elif roll < 0.9:
+            remove(board, on_board.pop()[0])
+        else:
+            remove(board, on_board.pop(rng.randrange(len(on_board)))[0])
+    scratch = new_board(SIZE, rule)
+    for cell, colour in on_board:
+        scratch.cells[cell] = colour + 1
+    initialise(scratch)
+    for name in ("keys", "shapes", "level", "level_count", "value", "total"):
+        assert np.array_equal(getattr(board, name), getattr(scratch, name)), name
