@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from ...core import HEURISTIC_LIMIT, WIN
+from ...native import insert_key
 from .board import (
     EMPTY,
     L_FIVE,
@@ -119,20 +120,9 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
             score += 1 << 40
         elif q in (killer0, killer1):
             score += 1 << 30
-        key = score * MAX_MOVES + (MAX_MOVES - 1 - arrived)
         arrivals[arrived] = q
+        count = insert_key(scores, count, cap, score * MAX_MOVES + (MAX_MOVES - 1 - arrived))
         arrived += 1
-        if count >= cap:
-            if key <= scores[cap - 1]:
-                continue
-            i = cap - 1
-        else:
-            i = count
-            count += 1
-        while i > 0 and scores[i - 1] < key:
-            scores[i] = scores[i - 1]
-            i -= 1
-        scores[i] = key
     for i in range(count):
         moves[i] = arrivals[MAX_MOVES - 1 - scores[i] % MAX_MOVES]
     return count
