@@ -5,6 +5,8 @@
     PYTHONPATH=src python benchmarks/gomoku.py --pairs 5 --workers 2     # or --ray [ADDRESS]
     YIPAN_GOMOKU_OPPONENT=/path/to/pbrain-rapfi PYTHONPATH=src python benchmarks/gomoku.py \
         --opponent-only --opening-stones 3 --time 1.0 --workers 2
+    YIPAN_GOMOKU_OPPONENT=/path/to/pbrain-rapfi PYTHONPATH=src python benchmarks/gomoku.py \
+        --opponent-only --opponent-pairs 0 --time 1.0 --speed-positions 16   # nodes/s only
 
 Prints:
 1. nodes/s of the numba alpha-beta against the same depth-limited search in plain Python
@@ -20,11 +22,14 @@ Prints:
    rule (a forbidden move forfeits: the count is printed); under renju also how the engine's
    forbidden points (counted on line shapes) compare with the rules' exact ones on random
    crowded positions;
-5. with ``--opponent PROGRAM`` (or ``$YIPAN_GOMOKU_OPPONENT``), first: yipan at ``--time``
-   against that Gomocup brain at each of ``--opponent-times`` (its ``INFO timeout_turn``),
-   ``--opponent-pairs`` openings each played with both colours: W-D-L, by colour, game
-   lengths, both brains' nodes/s from their MESSAGE lines (``speed N`` or ``Speed 800K``),
-   the slowest answers. ``--opponent-only`` skips the rest.
+5. with ``--opponent PROGRAM`` (or ``$YIPAN_GOMOKU_OPPONENT``), first: nodes per processor
+   second of yipan's alpha-beta (in this process) and of that brain (its node count from its
+   MESSAGE lines, ``Node 266K`` or ``nodes 1234``; its processor time from /proc) on the same
+   ``--speed-positions`` quiet positions, one engine after the other on each, and the ratio;
+   then yipan at ``--time`` against that Gomocup brain at each of ``--opponent-times`` (its
+   ``INFO timeout_turn``), ``--opponent-pairs`` openings each played with both colours:
+   W-D-L, by colour, game lengths, both brains' nodes/s from their MESSAGE lines (``speed
+   N`` or ``Speed 800K``), the slowest answers. ``--opponent-only`` skips the rest.
 
 The games of a match are units of work (``play_one``: the brains' commands, the opening, the
 colours and the turn time in; the winner, the length and yipan's slowest answer out; each game
@@ -162,6 +167,7 @@ class Pipe:
                                         text=True, env=env, bufsize=1)
         self.slowest = 0.0
         self.speeds: list[float] = []  # nodes/s, as the brain's MESSAGE lines report them
+        self.messages: list[str] = []  # the MESSAGE lines of the last answer
 
     def send(self, *lines: str) -> None:
         for line in lines:
@@ -172,18 +178,30 @@ class Pipe:
         """Send ``lines``, return the answer; ``timed`` answers count for ``slowest``."""
         start = time.perf_counter()
         self.send(*lines)
+        self.messages = []
         while True:
             reply = self.process.stdout.readline().strip()
             if not reply:
                 raise RuntimeError(f"{self.name} closed its output")
             if not reply.startswith(("MESSAGE", "DEBUG", "INFO")):
                 break
+            if reply.startswith("MESSAGE"):
+                self.messages.append(reply)
             speed = SPEED.search(reply)
             if speed:
                 self.speeds.append(float(speed.group(1)) * SUFFIX[speed.group(2).upper()])
         if timed:
             self.slowest = max(self.slowest, time.perf_counter() - start)
         return reply
+
+    def cpu_seconds(self) -> float | None:
+        """The brain's processor time so far (user + system), from Linux's /proc; None
+        elsewhere."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
         try:
@@ -353,6 +371,73 @@ def report_against(name: str, turn_ms: int, their_ms: int, played: list[Played],
 # -- speed and puzzles ----------------------------------------------------------------------
 
 
+def quiet_position(engine, rng: random.Random, stones: int = 10) -> None:
+    """A quiet middle game on the engine's board: ``stones`` random stones near the centre,
+    alternately black and white, no four or three-class threat (levels from four up) and
+    no five."""
+    engine.reset()
+    while len(engine.moves) < stones:
+        point = engine.game.point(rng.randint(4, 10), rng.randint(4, 10))
+        if engine.is_empty(point):
+            engine.play(point)
+            if engine.board.level_count[:, 4:].any() or engine.winner() is not None:
+                engine.undo()
+
+
+# "Node 1234K" (Rapfi's last line of a search) or "nodes 1234" (yipan)
+NODES_SEEN = re.compile(r"\b[Nn]odes?:?\s+([0-9]+(?:\.[0-9]+)?)\s*([KkMm]?)\b")
+
+
+def speed_against(program: str, positions: int, seconds: float, rng: random.Random) -> None:
+    """Nodes per processor second of yipan's search (in this process) and of the brain at
+    ``program`` (through the protocol, its processor time read from /proc) on the same quiet
+    positions, one after the other position by position, each given ``seconds`` a move."""
+    from yipan.games.gomoku.engine import Engine
+
+    engine = Engine(15, "freestyle")
+    engine.warm_up()
+    brain = Pipe(Path(program).name, [program])
+    ours = [0.0, 0.0]  # nodes, processor seconds
+    theirs = [0.0, 0.0]
+    try:
+        brain.send("INFO rule 0")
+        assert brain.ask("START 15") == "OK"
+        brain.send(f"INFO timeout_turn {int(seconds * 1000)}", "INFO timeout_match 0",
+                   f"INFO max_memory {MAX_MEMORY}")
+        for _ in range(positions):
+            quiet_position(engine, rng)
+            engine.context.tt_key[:] = 0  # (each position from a cleared table, as the brain)
+            start = time.process_time()
+            result = engine.search(seconds=seconds)
+            if result is not None:
+                ours[0] += result.stats.nodes
+            ours[1] += time.process_time() - start
+            side = len(engine.moves) % 2
+            lines = ["BOARD"] + [
+                f"{p % 15},{p // 15},{1 if i % 2 == side else 2}"
+                for i, p in enumerate(engine.moves)] + ["DONE"]
+            brain.ask("RESTART")
+            before = brain.cpu_seconds()
+            brain.ask(*lines)
+            after = brain.cpu_seconds()
+            counts = [NODES_SEEN.search(m) for m in brain.messages]
+            seen = [float(c.group(1)) * SUFFIX[c.group(2).upper()] for c in counts if c]
+            if before is None or after is None or not seen:
+                print(f"speed against {brain.name}: its nodes or processor time cannot be "
+                      f"read here")
+                return
+            theirs[0] += seen[-1]
+            theirs[1] += after - before
+    finally:
+        brain.close()
+    our_rate = ours[0] / max(ours[1], 1e-9)
+    their_rate = theirs[0] / max(theirs[1], 1e-9)
+    print(f"nodes per processor second on {positions} quiet positions, {seconds:g} s a "
+          f"move each: yipan {our_rate:,.0f}, {brain.name} {their_rate:,.0f} (yipan "
+          f"{our_rate / their_rate:.2f}x); processor seconds yipan {ours[1]:.1f}, "
+          f"{brain.name} {theirs[1]:.1f}", flush=True)
+
+
 def search_speed(positions: int, seconds: float, rng: random.Random,
                  rule: str = "freestyle") -> None:
     from yipan.games.gomoku.engine import Engine, reference_search
@@ -363,13 +448,7 @@ def search_speed(positions: int, seconds: float, rng: random.Random,
     kernel_nodes = kernel_time = plain_nodes = plain_time = generic_nodes = generic_time = 0.0
     depths = []
     for _ in range(positions):
-        engine.reset()
-        while len(engine.moves) < 10:  # a quiet middle game: stones near the centre
-            point = engine.game.point(rng.randint(4, 10), rng.randint(4, 10))
-            if engine.is_empty(point):
-                engine.play(point)
-                if engine.board.level_count[:, 4:].any() or engine.winner() is not None:
-                    engine.undo()
+        quiet_position(engine, rng)
         result = engine.search(seconds=seconds)
         kernel_nodes += result.stats.nodes
         kernel_time += result.stats.elapsed
@@ -468,6 +547,9 @@ def against_opponent(args: argparse.Namespace, ours: list[str], turn_ms: int,
     except ValueError:
         raise SystemExit(f"--opponent-times takes seconds, comma-separated, not "
                          f"{args.opponent_times!r}") from None
+    speed_against(program, args.speed_positions, args.time, rng)
+    if args.opponent_pairs <= 0:
+        return
     game = Gomoku(15, "freestyle")
     print(f"opponent: {program}; {args.opponent_pairs} openings of {args.opening_stones} "
           f"random stones near the centre, each played with both colours; fresh brains each "
@@ -505,7 +587,11 @@ def main() -> int:
     parser.add_argument("--opponent-times", default="1.0,0.3,0.1",
                         help="the opponent's seconds a move, one setting each (yipan: --time)")
     parser.add_argument("--opponent-pairs", type=int, default=5,
-                        help="openings per setting against the opponent, both colours each")
+                        help="openings per setting against the opponent, both colours each "
+                             "(0: its nodes/s only)")
+    parser.add_argument("--speed-positions", type=int, default=8,
+                        help="quiet positions on which both engines' nodes/s are measured "
+                             "(at --time a move) before the matches against --opponent")
     parser.add_argument("--opponent-only", action="store_true",
                         help="only the matches against --opponent")
     add_cluster_arguments(parser)

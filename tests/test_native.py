@@ -116,6 +116,22 @@ def test_insert_sorted_leaves_out_what_is_not_above_the_last_when_full():
     assert count == 2 and list(items) == [11, 13] and list(keys) == [7, 6]
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 1 << 40) | st.integers(0, 3), max_size=40), st.integers(0, 45))
+def test_insert_key_keeps_the_best_keys_with_their_items_in_a_stable_order(scores, capacity):
+    """Items 0, 1, 2, ... arrive with their scores, packed as ``score * 64 + 63 - item``:
+    the kept keys unpack to the first ``capacity`` items of a stable sort by decreasing
+    score."""
+    stored = np.zeros(capacity, np.int64)
+    count = 0
+    for item, score in enumerate(scores):
+        count = native.insert_key(stored, count, capacity, score * 64 + 63 - item)
+    expected = sorted(range(len(scores)), key=lambda i: -scores[i])[:capacity]
+    assert count == len(expected)
+    assert [63 - int(key) % 64 for key in stored[:count]] == expected
+    assert [int(key) // 64 for key in stored[:count]] == [scores[i] for i in expected]
+
+
 # -- the kernel-cache guard ----------------------------------------------------------------------
 def write_package(folder: Path) -> Path:
     """A package of two kernel files: ``caller.twice`` calls ``callee.value``."""

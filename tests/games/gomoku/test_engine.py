@@ -31,6 +31,7 @@ from yipan.games.gomoku.patterns import (
     TWO,
     shape_of,
 )
+from yipan.games.gomoku.rules import RULES
 from yipan.games.gomoku.search import INFINITY, negamax
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
@@ -73,13 +74,13 @@ def same(a, b):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([False, True]))
-def test_incremental_board_matches_a_board_built_from_scratch(seed, exact):
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_incremental_board_matches_a_board_built_from_scratch(seed, rule):
     """Place stones, take some back: the kept arrays equal those of the final stones
-    placed in another order on a fresh board."""
+    placed in another order on a fresh board, under every rule."""
     rng = random.Random(seed)
     size = 9
-    board = new_board(size, exact)
+    board = new_board(size, rule)
     cells = [int(c) for c in board.points]
     rng.shuffle(cells)
     played = [(cell, i % 2) for i, cell in enumerate(cells[:rng.randint(1, 40)])]
@@ -88,12 +89,12 @@ def test_incremental_board_matches_a_board_built_from_scratch(seed, exact):
     for _ in range(rng.randint(0, len(played))):
         cell, _ = played.pop(rng.randrange(len(played)))
         remove(board, cell)
-    fresh = new_board(size, exact)
+    fresh = new_board(size, rule)
     for cell, colour in reversed(played):
         place(fresh, cell, colour)
     assert same(board_arrays(board), board_arrays(fresh))
     # and the same shapes, levels and worth as read from the stones alone, from scratch
-    scratch = new_board(size, exact)
+    scratch = new_board(size, rule)
     for cell, colour in played:
         scratch.cells[cell] = colour + 1
     initialise(scratch)

@@ -20,7 +20,13 @@ What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 - ``value[c, q]``: the cell's worth to ``c`` and ``total[c]``: the sum over empty cells
   (kept incrementally; ``evaluate`` weighs mine against theirs);
 - ``near[q]``: stones within two cells (the candidate moves are empty cells near stones);
-- ``hash[0]``: the Zobrist hash of the position.
+- ``hash[0]``: the Zobrist hash of the position;
+- ``undo``: what placing each stone changed (one row a cell and colour whose shape changed:
+  ``q * 8 + colour * 4 + d``, then the old shape, level and worth), the rows of the stone
+  ``stack[k]`` from ``undo_from[k]`` to the next stone's; so that taking back the last stone
+  puts the old values back instead of reading the tables again. ``logged[k] = 0`` when
+  those rows no longer describe the board (a stone taken back out of order: the stones
+  under it are then taken back by the tables).
 """
 
 from __future__ import annotations
@@ -62,10 +68,12 @@ LEVEL_BONUS = np.array([0, 84, 315, 74, 502, 1500, 0, 0], dtype=np.int64)
 
 BoardArrays = namedtuple("BoardArrays", [
     "cells", "keys", "shapes", "level", "level_count", "value", "total", "near", "hash",
-    "zobrist", "table", "edge", "points", "stack", "meta",
+    "zobrist", "table", "edge", "points", "stack", "undo", "undo_from", "logged", "meta",
 ])
-# meta: [size, width, renju (0/1: black has forbidden points), stones on the board]
-SIZE, WIDTH, RENJU, STONES = range(4)
+# meta: [size, width, renju (0/1: black has forbidden points), stones on the board, rows of
+# ``undo`` in use]
+SIZE, WIDTH, RENJU, STONES, UNDO_TOP = range(5)
+UNDO_ROWS_A_STONE = 2 * 4 * 2 * WINDOW  # colours x directions x cells on a line
 
 
 class Board(ArrayStruct):
@@ -139,7 +147,10 @@ def board_arrays(size: int, rule: str) -> BoardArrays:
         edge=edge_places(cells, width, rule in ("caro", "caro-exact")),
         points=points,
         stack=np.zeros(size * size, dtype=np.int32),
-        meta=np.array([size, width, int(rule == "renju"), 0], dtype=np.int64),
+        undo=np.zeros((size * size * UNDO_ROWS_A_STONE, 4), dtype=np.int64),
+        undo_from=np.zeros(size * size, dtype=np.int64),
+        logged=np.zeros(size * size, dtype=np.int8),
+        meta=np.array([size, width, int(rule == "renju"), 0, 0], dtype=np.int64),
     )
 
 
@@ -239,11 +250,14 @@ def initialise(board: Board) -> None:
 
 @njit(cache=True)
 def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
-    """The keys, shapes, levels and worth of the cells on the four lines through ``m``.
+    """The keys, shapes, levels and worth of the cells on the four lines through ``m``; when
+    placing (``sign`` 1), the old values of what changes go to ``undo``.
 
     The hottest loop of the engine, written out in one body (no calls).
     """
     width = board.meta[WIDTH]
+    undo = board.undo
+    top = board.meta[UNDO_TOP]
     renju = board.meta[RENJU] == 1
     cells, keys, shapes, table, edge = (board.cells, board.keys, board.shapes, board.table,
                                         board.edge)
@@ -262,7 +276,16 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                 if cells[q] != EMPTY:
                     continue
                 for c in range(2):
-                    shapes[c, q, d] = table[c, edge[q, d], keys[c, q, d]]
+                    shape = table[c, edge[q, d], keys[c, q, d]]
+                    if shape == shapes[c, q, d]:
+                        continue  # (most cells of a line: nothing else of theirs changes)
+                    if sign == 1:
+                        undo[top, 0] = q * 8 + c * 4 + d
+                        undo[top, 1] = shapes[c, q, d]
+                        undo[top, 2] = level_of[c, q]
+                        undo[top, 3] = value[c, q]
+                        top += 1
+                    shapes[c, q, d] = shape
                     worth = 0
                     fours = 0
                     straight = 0
@@ -303,6 +326,7 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                     worth = 0 if level == L_FORBIDDEN else worth + LEVEL_BONUS[level]
                     total[c] += worth - value[c, q]
                     value[c, q] = worth
+    board.meta[UNDO_TOP] = top
     near = board.near
     for dy in range(-2, 3):
         for dx in range(-2, 3):
@@ -316,7 +340,10 @@ def place(board: Board, m: int, colour: int) -> None:
     """Put a stone of ``colour`` (0 black, 1 white) on the empty cell ``m``."""
     board.cells[m] = colour + 1
     board.hash[0] ^= board.zobrist[colour, m]
-    board.stack[board.meta[STONES]] = m
+    stones = board.meta[STONES]
+    board.stack[stones] = m
+    board.undo_from[stones] = board.meta[UNDO_TOP]
+    board.logged[stones] = 1
     board.meta[STONES] += 1
     refresh(board, m)
     _update_lines(board, m, colour, np.int64(1))  # (not a literal: one compiled version)
@@ -329,8 +356,56 @@ def remove(board: Board, m: int) -> None:
     board.cells[m] = EMPTY
     board.hash[0] ^= board.zobrist[colour, m]
     board.meta[STONES] -= 1
-    _update_lines(board, m, colour, np.int64(-1))
+    stones = board.meta[STONES]
+    if board.stack[stones] == m and board.logged[stones]:
+        _take_back_lines(board, m, colour, board.undo_from[stones])
+    else:  # out of order: the stack closes up, and what was logged describes the past
+        at = 0
+        while board.stack[at] != m:
+            at += 1
+        for k in range(at, stones):
+            board.stack[k] = board.stack[k + 1]
+        board.logged[:stones] = 0
+        board.meta[UNDO_TOP] = 0
+        _update_lines(board, m, colour, np.int64(-1))
     refresh(board, m)
+
+
+@njit(cache=True)
+def _take_back_lines(board: Board, m: int, colour: int, start: int) -> None:
+    """``_update_lines`` undone for the last stone placed: its keys taken off the lines, and
+    the shapes, levels and worth its placing changed put back from ``undo`` (from ``start``).
+    """
+    width = board.meta[WIDTH]
+    cells, keys = board.cells, board.keys
+    for d in range(4):
+        step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
+        for side in (-1, 1):
+            for distance in range(1, WINDOW + 1):
+                q = m + side * distance * step
+                if cells[q] == WALL:
+                    break
+                offset = -side * distance
+                index = offset + WINDOW if offset < 0 else offset + WINDOW - 1
+                keys[colour, q, d] -= POWERS_OF_3[index]
+                keys[1 - colour, q, d] -= 2 * POWERS_OF_3[index]
+    undo, shapes, level_of, level_count = board.undo, board.shapes, board.level, board.level_count
+    value, total = board.value, board.total
+    for row in range(start, board.meta[UNDO_TOP]):
+        packed = undo[row, 0]
+        q = packed >> 3
+        c = (packed >> 2) & 1
+        shapes[c, q, packed & 3] = undo[row, 1]
+        level_count[c, level_of[c, q]] -= 1
+        level_of[c, q] = undo[row, 2]
+        level_count[c, undo[row, 2]] += 1
+        total[c] += undo[row, 3] - value[c, q]
+        value[c, q] = undo[row, 3]
+    board.meta[UNDO_TOP] = start
+    near = board.near
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            near[m + dy * width + dx] -= 1
 
 
 @njit(cache=True)

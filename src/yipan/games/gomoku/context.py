@@ -22,7 +22,7 @@ FAIL_SLOTS = 1 << 18  # failed threat positions remembered (cleared before each 
 ContextArrays = namedtuple("ContextArrays", [
     "tt_key", "tt_value", "tt_depth", "tt_flag", "tt_move",
     "fail_key", "fail_depth",
-    "killers", "history", "moves", "move_scores", "line", "stats", "deadline",
+    "killers", "history", "moves", "move_scores", "arrivals", "line", "stats", "deadline",
 ])
 
 
@@ -70,6 +70,7 @@ def context_arrays(memory_bytes: int, board_cells: int) -> ContextArrays:
         moves=np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),  # int64 like every other point
         # passed to ``place``: numba compiles a kernel once per argument type
         move_scores=np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
+        arrivals=np.zeros(MAX_MOVES, dtype=np.int64),  # generate's scratch: cells as they come
         line=np.full(MAX_PLY, -1, dtype=np.int32),
         stats=np.zeros(STATS, dtype=np.int64),
         deadline=np.zeros(1, dtype=np.float64),

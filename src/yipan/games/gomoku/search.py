@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from ...core import HEURISTIC_LIMIT, WIN
-from ...native import insert_sorted
+from ...native import insert_key
 from .board import (
     EMPTY,
     L_FIVE,
@@ -50,6 +50,7 @@ from .context import (
     BRANCH,
     CUTOFFS,
     LMR,
+    MAX_MOVES,
     MAX_NODES,
     MAX_PLY,
     NODES,
@@ -86,7 +87,13 @@ def from_table(value: int, ply: int) -> int:
 
 @njit(cache=True)
 def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) -> int:
-    """Candidate moves into ``context.moves[ply]``, best first; returns how many."""
+    """Candidate moves into ``context.moves[ply]``, best first; returns how many.
+
+    The best ``cap`` are kept by insertion, each as one number ``score * MAX_MOVES +
+    (MAX_MOVES - 1 - arrival)`` (scores are never negative): one array to shift, and ties in
+    score keep the order of arrival (row by row), as a stable sort would. The cells by
+    arrival wait in ``context.arrivals``.
+    """
     them = 1 - me
     moves = context.moves[ply]
     scores = context.move_scores[ply]
@@ -95,6 +102,8 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
     killer0 = context.killers[ply, 0]
     killer1 = context.killers[ply, 1]
     count = 0
+    arrived = 0
+    arrivals = context.arrivals
     for q in board.points:
         if board.cells[q] != EMPTY or board.near[q] == 0 or board.level[me, q] == L_FORBIDDEN:
             continue
@@ -111,7 +120,11 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
             score += 1 << 40
         elif q in (killer0, killer1):
             score += 1 << 30
-        count = insert_sorted(moves, scores, count, cap, q, score)
+        arrivals[arrived] = q
+        count = insert_key(scores, count, cap, score * MAX_MOVES + (MAX_MOVES - 1 - arrived))
+        arrived += 1
+    for i in range(count):
+        moves[i] = arrivals[MAX_MOVES - 1 - scores[i] % MAX_MOVES]
     return count
 
 

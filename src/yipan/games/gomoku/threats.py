@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...native import insert_sorted
+from ...native import insert_key
 from .board import (
     EMPTY,
     L_FIVE,
@@ -38,6 +38,7 @@ from .board import (
 from .context import (
     ABORTED,
     LINE_LENGTH,
+    MAX_MOVES,
     MAX_PLY,
     THREAT_MAX_NODES,
     THREAT_NODES,
@@ -62,9 +63,11 @@ def _failed_before(context: Context, key: np.uint64, depth: int) -> bool:
 
 @njit(cache=True)
 def _threat_moves(board: Board, context: Context, attacker: int, ply: int, threes: int) -> int:
-    """The attacker's fours, then (VCT) open threes, best-valued first, into moves[ply]."""
+    """The attacker's fours, then (VCT) open threes, best-valued first, into moves[ply]
+    (kept as ``generate`` keeps its candidates: ``insert_key``, cells by arrival aside)."""
     moves = context.moves[ply]
     scores = context.move_scores[ply]
+    arrivals = context.arrivals
     count = 0
     lowest = L_THREE if threes == 1 else L_FOUR
     for q in board.points:
@@ -74,7 +77,10 @@ def _threat_moves(board: Board, context: Context, attacker: int, ply: int, three
         if level < lowest or level >= L_FIVE:  # (a five is played first; L_FORBIDDEN never)
             continue
         score = level * 1_000_000 + board.value[attacker, q] + board.value[1 - attacker, q]
-        count = insert_sorted(moves, scores, count, moves.shape[0], q, score)
+        arrivals[count] = q
+        count = insert_key(scores, count, MAX_MOVES, score * MAX_MOVES + MAX_MOVES - 1 - count)
+    for i in range(count):
+        moves[i] = arrivals[MAX_MOVES - 1 - scores[i] % MAX_MOVES]
     return count
 
 
