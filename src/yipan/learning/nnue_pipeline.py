@@ -183,6 +183,16 @@ def _feature_count(game: str) -> int:
     raise ValueError(game)
 
 
+def mirrored(game: str, features: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The features of the positions chosen by ``rows`` seen in the game's mirror (the same
+    value: training sees each position both ways)."""
+    if game == "chess":
+        from ..games.chess.nnue import mirrored_features
+
+        return mirrored_features(features, rows)
+    raise ValueError(game)
+
+
 def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
           ) -> dict[str, np.ndarray]:
     """The float network after ``plan.steps`` steps (resumed from ``train.npz``)."""
@@ -219,7 +229,10 @@ def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
     while step < plan.steps:
         rng = np.random.default_rng((plan.seed, step))
         pick = rng.integers(0, len(train_set), min(plan.batch, len(train_set)))
-        losses.append(trainer.step(Batch(mine[pick], theirs[pick], target[pick])))
+        flip = rng.random(len(pick)) < 0.5
+        losses.append(trainer.step(Batch(mirrored(plan.game, mine[pick], flip),
+                                         mirrored(plan.game, theirs[pick], flip),
+                                         target[pick])))
         step += 1
         if step % REPORT_EVERY == 0 or step == plan.steps:
             held = f", held out {trainer.loss(test_batch):.5f}" if test_batch else ""

@@ -138,6 +138,13 @@ def active_features(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mine, theirs
 
 
+def mirrored_features(features: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """``active_features``'s rows chosen (a bool per row) with the files mirrored (a <-> h):
+    the same position but for castling rights, which the features do not see."""
+    flipped = np.where(features < FEATURES, features ^ 7, features)
+    return np.where(chosen[:, None], flipped, features)
+
+
 def noisy_move(row: np.ndarray, move: int) -> bool:
     """Whether ``move`` captures (en passant too) or promotes."""
     target = (move >> 6) & 63
