@@ -162,3 +162,22 @@ def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):
     with pytest.raises(NetworkFileError):
         engine.use_network(tmp_path / "bad.nnue")
     assert engine.network is None
+
+
+def test_uci_evalfile_loads_a_network_and_refuses_a_damaged_one_in_one_line(tmp_path):
+    from yipan.protocols.uci import UciEngine
+
+    good, bad = tmp_path / "constant.nnue", tmp_path / "bad.nnue"
+    save(constant_network(80), good)
+    bad.write_bytes(b"not a network")
+    lines: list[str] = []
+    uci = UciEngine(lines.append, hash_mb=1)
+    for line in ("uci", f"setoption name EvalFile value {bad}", "position startpos",
+                 f"setoption name EvalFile value {good}", "go depth 1"):
+        assert uci.handle(line) is True
+    assert uci.search_thread is not None
+    uci.search_thread.join(120)
+    assert "option name EvalFile type string default <empty>" in lines
+    refusals = [line for line in lines if line.startswith("info string setoption: EvalFile")]
+    assert len(refusals) == 1 and "bad.nnue is not a yipan network file" in refusals[0]
+    assert any(" depth 1 " in line and "score cp -80" in line for line in lines)

@@ -40,7 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "train", help="train a network for PUCT (needs the [train] extra)", add_help=False,
         description="yipan train GAME [--from-solver N] [--selfplay GAMES] [--epochs E] "
-                    "--output FILE")
+                    "--output FILE; or, for an evaluation network (NNUE) from the engine's "
+                    "own games: yipan train chess --nnue [--games G] [--depth D] "
+                    "[--steps S] --output FILE (yipan train chess --nnue --help)")
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     parser.set_defaults(func=run)
 
