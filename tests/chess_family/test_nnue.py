@@ -25,7 +25,7 @@ from yipan.games.chess.board import POSITION_SIZE
 from yipan.games.chess.engine import Engine
 from yipan.games.chess.nnue import active_features, evaluate_with, network_value
 from yipan.games.chess.rules import Chess, position_from_fen, to_row
-from yipan.learning.nnue_train import float_output, quantise
+from yipan.games.nnue_fit import float_output, quantise
 
 
 def random_arrays(rng: np.random.Generator, width: int = 16, hidden: int = 4

@@ -20,7 +20,7 @@ those that went (``update``), lazily: only a node that evaluates asks (``accumul
 a node's own is marked stale when the node is entered (``invalidate``). The root's is made
 from scratch (``refresh``).
 
-Quantisation (``yipan.learning.nnue_train`` exports it): first-layer weights and biases times
+Quantisation (``yipan.games.nnue_fit`` exports it): first-layer weights and biases times
 QA as int16; hidden weights times QB (2 ** QB_SHIFT) as int16 (training keeps them within
 +-2), hidden biases times QA * QB as int32; output weights times QO, its bias times QA * QO
 (finer than QB: an output weight's rounding counts for every centipawn). The hidden sums are

@@ -2,7 +2,7 @@
 progress bar; run the same command again to resume an interrupted run.
 
 ``yipan train chess --nnue``: an efficiently updatable evaluation network from the engine's
-own games (``yipan.learning.nnue_pipeline``), with progress lines; resumable the same way."""
+own games (``yipan.games.nnue_training``), with progress lines; resumable the same way."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from rich.progress import (
 
 from ..cluster import make_runner
 from ..core import CapabilityError
-from ..learning import nnue_pipeline as pipeline_nnue
+from ..games import nnue_training as pipeline_nnue
 from ..learning import pipeline
 from .common import (
     UsageError,

@@ -1,5 +1,5 @@
 """``yipan train GAME --nnue``: the engine's own games labelled by its own search
-(``nnue_data``), a float network fitted to them (``nnue_train``), exported quantised
+(``nnue_selfplay``), a float network fitted to them (``nnue_fit``), exported quantised
 (``yipan.chess_family.nnue_file``), resumable at every stage.
 
 The checkpoint folder (``OUTPUT.checkpoint``) holds ``state.json`` (the settings), the units of
@@ -33,7 +33,7 @@ from ..chess_family.nnue import OUTPUT_SCALE
 from ..chess_family.nnue_file import NetworkFile, save
 from ..core import YipanError
 from ..core.files import read_capped, write_atomically
-from .nnue_data import Positions, play_unit
+from .nnue_selfplay import Positions, play_unit
 
 SAVE_EVERY = 200  # steps between two checkpoints of the training
 REPORT_EVERY = 50  # steps between two progress lines
@@ -169,7 +169,7 @@ def _split(parts: list[Positions]) -> tuple[Positions, Positions]:
 
 def _features(game: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if game == "chess":
-        from ..games.chess.nnue import active_features
+        from .chess.nnue import active_features
 
         return active_features(rows)
     raise ValueError(f"no network features for {game} yet")
@@ -177,7 +177,7 @@ def _features(game: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _feature_count(game: str) -> int:
     if game == "chess":
-        from ..games.chess.nnue import FEATURES
+        from .chess.nnue import FEATURES
 
         return FEATURES
     raise ValueError(game)
@@ -187,7 +187,7 @@ def mirrored(game: str, features: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """The features of the positions chosen by ``rows`` seen in the game's mirror (the same
     value: training sees each position both ways)."""
     if game == "chess":
-        from ..games.chess.nnue import mirrored_features
+        from .chess.nnue import mirrored_features
 
         return mirrored_features(features, rows)
     raise ValueError(game)
@@ -196,7 +196,7 @@ def mirrored(game: str, features: np.ndarray, rows: np.ndarray) -> np.ndarray:
 def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
           ) -> dict[str, np.ndarray]:
     """The float network after ``plan.steps`` steps (resumed from ``train.npz``)."""
-    from .nnue_train import Batch, Trainer, initial_params, targets
+    from .nnue_fit import Batch, Trainer, initial_params, targets
 
     train_set, test_set = _split(parts)
     if len(train_set) == 0:
@@ -253,7 +253,7 @@ def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions]
            output: Path, say: Say) -> NetworkFile:
     """The quantised network written to ``output``, with how it was made in its notes, and
     how far its integer values stray from the float network's (on held-out positions)."""
-    from .nnue_train import float_output, quantise
+    from .nnue_fit import float_output, quantise
 
     arrays = quantise(params)
     _, test_set = _split(parts)
@@ -277,7 +277,7 @@ def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions]
 
 def _integer_value(game: str, arrays: dict[str, np.ndarray], row: np.ndarray) -> int:
     if game == "chess":
-        from ..games.chess.nnue import evaluate_with
+        from .chess.nnue import evaluate_with
 
         return evaluate_with(arrays, row)
     raise ValueError(game)

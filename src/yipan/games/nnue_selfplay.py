@@ -64,7 +64,7 @@ def family_engine(game_name: str) -> tuple[Any, Any]:
     """A fresh engine for ``game_name`` (its hand-set evaluation, no endgame tables) and the
     game's rules."""
     if game_name == "chess":
-        from ..games.chess.engine import Engine
+        from .chess.engine import Engine
 
         engine = Engine(hash_mb=HASH_MB, tables=None)
         return engine, engine.game
@@ -74,7 +74,7 @@ def family_engine(game_name: str) -> tuple[Any, Any]:
 def is_noisy(game_name: str, row: np.ndarray, move: int) -> bool:
     """Whether ``move`` from ``row`` takes a piece or promotes (the position is not quiet)."""
     if game_name == "chess":
-        from ..games.chess.nnue import noisy_move
+        from .chess.nnue import noisy_move
 
         return noisy_move(row, move)
     raise ValueError(game_name)
