@@ -181,3 +181,16 @@ def test_uci_evalfile_loads_a_network_and_refuses_a_damaged_one_in_one_line(tmp_
     refusals = [line for line in lines if line.startswith("info string setoption: EvalFile")]
     assert len(refusals) == 1 and "bad.nnue is not a yipan network file" in refusals[0]
     assert any(" depth 1 " in line and "score cp -80" in line for line in lines)
+
+
+def test_analyze_with_eval_file_uses_the_network_and_refuses_a_damaged_one(tmp_path, capsys):
+    from yipan.cli.main import main
+
+    good, bad = tmp_path / "constant.nnue", tmp_path / "bad.nnue"
+    save(constant_network(80), good)
+    bad.write_bytes(b"PK\x03\x04 damaged")
+    assert main(["analyze", "chess", "--eval-file", str(bad), "--depth", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "bad.nnue is not a yipan network file" in err and len(err.strip().splitlines()) == 1
+    assert main(["analyze", "chess", "--eval-file", str(good), "--depth", "2"]) == 0
+    assert "+0.80" in capsys.readouterr().out  # the constant network's value, white to move
