@@ -82,13 +82,14 @@ def analysis_engine(syzygy: Syzygy | None, network: NetworkFile | None = None) -
 
 
 def _think(state: Position, request: AnalysisRequest, default_seconds: float) -> Iteration:
-    """A fresh engine's answer, with the request's Syzygy folder (if any)."""
+    """A fresh engine's answer, with the request's Syzygy folder and network (if any)."""
     folder = request.options.get("syzygy")
     syzygy = open_syzygy(folder) if folder else None
     path = request.options.get("eval-file")
     network = open_network(path) if path else None
-    return think_once(partial(analysis_engine, syzygy, network), state,
-                      analysis_limit(request, default_seconds))
+    make = partial(analysis_engine, syzygy) if network is None \
+        else partial(analysis_engine, syzygy, network)
+    return think_once(make, state, analysis_limit(request, default_seconds))
 
 
 def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
