@@ -22,11 +22,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..core import Limit
+from .nnue_file import NetworkFile, NetworkFileError
+from .nnue_file import load as load_network
 from .scores import INFINITE, MATE_BOUND, mate_in_plies
 from .search import (
     BEST_MOVE,
@@ -112,8 +115,12 @@ class FamilyEngine:
     search_kernel: ClassVar[Callable[..., int]]  # search(ctx, ply, depth, alpha, beta, null)
     game: Any  # the game's rules, from its usual start (``warm_up`` searches it)
 
+    network_game: ClassVar[str | None] = None  # the game's name in network files (None: none)
+
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
         self.hash_mb = hash_mb
+        self.network: NetworkFile | None = None  # None: the hand-set evaluation
+        self._network_in: Any = None  # the context the network was packed into
         self.ctx = self.new_context(hash_mb)
 
     # -- what a game gives ----------------------------------------------------------------------
@@ -128,6 +135,29 @@ class FamilyEngine:
 
     def load_position(self, state: Any) -> None:
         """The game's own part of loading the root (beyond its row and the keys before it)."""
+
+    def with_network(self, ctx: Any, arrays: dict[str, np.ndarray] | None) -> Any:
+        """``ctx`` holding a network's arrays (None: none); a game with networks gives it."""
+        raise NotImplementedError
+
+    def use_network(self, network: NetworkFile | str | Path | None) -> None:
+        """Evaluate with ``network`` (a loaded file, or a path to load: ``NetworkFileError``
+        when it is damaged or for another game), or with the hand-set evaluation (None)."""
+        if isinstance(network, (str, Path)):
+            if self.network_game is None:
+                raise NetworkFileError(f"{type(self).__name__} evaluates without networks")
+            network = load_network(network, self.network_game)
+        self.network = network
+        self._network_in = None
+
+    def _pack_network(self) -> None:
+        """Give the context the chosen network's arrays (when it or the context changed)."""
+        if self._network_in is self.ctx or (self.network is None
+                                            and self.network_game is None):
+            return
+        arrays = None if self.network is None else dict(self.network.arrays)
+        self.ctx = self.with_network(self.ctx, arrays)
+        self._network_in = self.ctx
 
     # -- the search memory ----------------------------------------------------------------------
     def resize(self, hash_mb: int) -> None:
@@ -161,6 +191,7 @@ class FamilyEngine:
         ctx.killers.fill(0)
         np.floor_divide(ctx.history, 8, out=ctx.history)  # old counts fade
         self.load_position(state)
+        self._pack_network()
 
     def _ban(self, state: Any, banned: tuple[int, ...]) -> None:
         """Write the root's banned moves (legal ones, not all of them) into the context."""

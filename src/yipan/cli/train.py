@@ -1,5 +1,8 @@
 """``yipan train GAME``: fit a policy-value network (``yipan.learning.pipeline``), with a
-progress bar; run the same command again to resume an interrupted run."""
+progress bar; run the same command again to resume an interrupted run.
+
+``yipan train chess --nnue``: an efficiently updatable evaluation network from the engine's
+own games (``yipan.games.nnue_training``), with progress lines; resumable the same way."""
 
 from __future__ import annotations
 
@@ -21,15 +24,25 @@ from rich.progress import (
 
 from ..cluster import make_runner
 from ..core import CapabilityError
+from ..games import nnue_training as pipeline_nnue
 from ..learning import pipeline
-from .common import UsageError, count, input_file, output_file, start_game_command
+from .common import (
+    UsageError,
+    count,
+    input_file,
+    output_file,
+    say_on_stderr,
+    start_game_command,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "train", help="train a network for PUCT (needs the [train] extra)", add_help=False,
         description="yipan train GAME [--from-solver N] [--selfplay GAMES] [--epochs E] "
-                    "--output FILE")
+                    "--output FILE; or, for an evaluation network (NNUE) from the engine's "
+                    "own games: yipan train chess --nnue [--games G] [--depth D] "
+                    "[--steps S] --output FILE (yipan train chess --nnue --help)")
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     parser.set_defaults(func=run)
 
@@ -119,7 +132,74 @@ class RichReporter:
         self.progress.console.print(line, highlight=False)
 
 
+NNUE_GAMES = ("chess",)
+
+
+def add_nnue_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = pipeline_nnue.NnuePlan(game="chess")
+    parser.add_argument("--nnue", action="store_true", required=True,
+                        help="train an efficiently updatable evaluation network (chess)")
+    parser.add_argument("--output", type=output_file, required=True,
+                        help="the network file to write")
+    parser.add_argument("--games", type=count(1, 10_000_000), default=defaults.games,
+                        help=f"self-play games to learn from (default {defaults.games})")
+    parser.add_argument("--games-per-unit", type=count(1, 10_000),
+                        default=defaults.games_per_unit,
+                        help="games in one unit of work (default %(default)s)")
+    parser.add_argument("--random-plies", type=count(0, 100), default=defaults.random_plies,
+                        help="random moves at most at the start of a game, half of it at "
+                             "least (default %(default)s)")
+    parser.add_argument("--depth", type=count(1, 30), default=defaults.depth,
+                        help="the search depth that plays and labels (default %(default)s)")
+    parser.add_argument("--nodes", type=count(0, 100_000_000), default=0,
+                        help="label at this node budget instead of a depth")
+    parser.add_argument("--labeller", type=input_file, default=None, metavar="NETWORK",
+                        help="the engine that plays and labels evaluates with this network "
+                             "(the next round)")
+    parser.add_argument("--accumulator", type=count(8, 1024), default=defaults.accumulator,
+                        help="first-layer width per side (default %(default)s)")
+    parser.add_argument("--hidden", type=count(1, 256), default=defaults.hidden,
+                        help="hidden layer width (default %(default)s)")
+    parser.add_argument("--steps", type=count(1, 10_000_000), default=defaults.steps,
+                        help="training steps (default %(default)s)")
+    parser.add_argument("--batch", type=count(1, 1 << 16), default=defaults.batch,
+                        help="positions a step (default %(default)s)")
+    parser.add_argument("--learning-rate", type=rate, default=defaults.learning_rate,
+                        help="Adam's step size (default %(default)s)")
+    parser.add_argument("--blend", type=rate, default=defaults.blend,
+                        help="weight of the game's result in the target, the rest the "
+                             "search's score (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
+    parser.add_argument("--workers", type=count(1, 1024), default=1,
+                        help="units of games played at once on local processes")
+    parser.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                        help="play the games on a Ray cluster: auto, local or host:port")
+    parser.add_argument("--restart", action="store_true",
+                        help="discard the checkpoint of an earlier run with this output")
+
+
+def run_nnue(argv: list[str]) -> int:
+    args, game, _ = start_game_command("train", argv, "Train an evaluation network.",
+                                       add_nnue_arguments)
+    if game.info.name not in NNUE_GAMES:
+        raise CapabilityError(f"{game.info.title} has no evaluation network to train (games "
+                              f"that have one: {', '.join(NNUE_GAMES)})")
+    plan = pipeline_nnue.NnuePlan(
+        game=game.info.name, games=args.games, games_per_unit=args.games_per_unit,
+        random_plies=args.random_plies, depth=args.depth, nodes=args.nodes,
+        labeller=None if args.labeller is None else str(args.labeller), seed=args.seed,
+        accumulator=args.accumulator, hidden=args.hidden, steps=args.steps,
+        batch=args.batch, learning_rate=args.learning_rate, blend=args.blend)
+    map_units = None
+    if args.ray is not None or args.workers > 1:
+        map_units = make_runner(args.ray, args.workers).map_units
+    pipeline_nnue.run(plan, Path(args.output), say_on_stderr, map_units, args.restart)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if "--nnue" in args.argv:
+        return run_nnue(args.argv)
     args, game, hooks = start_game_command("train", args.argv, "Train a network.",
                                            add_train_arguments)
     if not (args.from_solver or args.selfplay):

@@ -159,9 +159,11 @@ class ChessVariant(Variant):
     by the engine, one ply shallower, depth after depth."""
 
     name = "chess"
-    options = (Option("OwnBook", "check", "false"), Option("BookFile", "string", ""),
-               Option("TablebasePath", "string", ""), Option("SyzygyPath", "string", ""),
-               Option("UCI_Chess960", "check", "false"))
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("OwnBook", "check", "false"), Option("BookFile", "string", ""),
+        Option("TablebasePath", "string", ""), Option("SyzygyPath", "string", ""),
+        Option("UCI_Chess960", "check", "false"))
+    options += (Option("EvalFile", "string", ""),)  # a network (yipan train chess --nnue)
 
     def __init__(self, hash_mb: int) -> None:
         from ..games.chess.engine import Clock, Engine, budget, uci_score
@@ -182,6 +184,13 @@ class ChessVariant(Variant):
             self.own_book = value.lower() == "true"
         elif name == "bookfile":
             self.book_file = "" if is_empty(value) else value
+        elif name == "evalfile":  # empty: the hand-set evaluation
+            from ..chess_family.nnue_file import NetworkFileError
+
+            try:
+                self.engine.use_network(None if is_empty(value) else Path(value))
+            except NetworkFileError as error:
+                raise ValueError(f"EvalFile: {error}") from None
         elif name == "uci_chess960":
             if value.lower() not in ("true", "false"):
                 raise ValueError("UCI_Chess960 is true or false")

@@ -21,7 +21,7 @@ from ...chess_family.engine import DEFAULT_HASH_MB, FamilyEngine, Iteration
 from ...chess_family.scores import MATE, mate_in_plies, to_value, uci_score
 from ...core import Limit
 from .rules import Chess, Position, legal_moves_of, to_row
-from .search import QUIET_CHECKS, Context, new_context, search
+from .search import QUIET_CHECKS, Context, new_context, search, with_network
 from .syzygy import Syzygy
 from .tablebase import Tablebase, best_move, empty_pack, main_line, tablebase
 
@@ -48,6 +48,7 @@ class Engine(FamilyEngine):
     the kernel's context before the first search with them)."""
 
     search_kernel = search
+    network_game = "chess"
 
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB,
                  tables: Tablebase | None | str = "default",
@@ -68,6 +69,9 @@ class Engine(FamilyEngine):
 
     def legal_moves(self, state: Position) -> tuple[int, ...]:
         return legal_moves_of(state)
+
+    def with_network(self, ctx: Context, arrays: dict[str, np.ndarray] | None) -> Context:
+        return with_network(ctx, arrays)
 
     def to_row(self, state: Position) -> np.ndarray:
         return to_row(state)

@@ -26,6 +26,8 @@ import chess
 import chess.pgn
 
 from ...chess_family.hooks import ANALYSIS_HASH_MB, analysis_limit, report, think_once
+from ...chess_family.nnue_file import NetworkFile
+from ...chess_family.nnue_file import load as load_network
 from ...chess_family.scores import mate_in_plies
 from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks
 from ...core.hooks import CommandOption
@@ -42,8 +44,18 @@ OPTIONS = (
     CommandOption("syzygy", "a folder of Syzygy endgame tables (.rtbw/.rtbz) to consult at "
                   "the root, after yipan's own tables", commands=("play", "analyze", "solve"),
                   kind=str, metavar="FOLDER"),
+    CommandOption("eval-file", "evaluate with this network (made by yipan train chess "
+                  "--nnue) instead of the hand-set evaluation", commands=("play", "analyze"),
+                  kind=str, metavar="NETWORK"),
 )
 _chosen: dict[str, Syzygy | None] = {"play": None}  # the folder ``start`` opened for play
+_network: dict[str, NetworkFile | None] = {"play": None}  # the network ``start`` read
+
+
+@lru_cache(maxsize=4)
+def open_network(path: str) -> NetworkFile:
+    """A network file read once in a process (refused, one line, when damaged)."""
+    return load_network(path, "chess")
 
 
 @lru_cache(maxsize=4)
@@ -57,19 +69,27 @@ def start(game: Chess, options: Mapping[str, Any]) -> None:
     the AI that ``play`` makes next consults it. Never moves the start."""
     folder = options.get("syzygy")
     _chosen["play"] = open_syzygy(folder) if folder else None
+    network = options.get("eval-file")
+    _network["play"] = open_network(network) if network else None
 
 
-def analysis_engine(syzygy: Syzygy | None) -> Engine:
-    """The engine of one analysis: yipan's endgame tables, and the Syzygy folder asked for."""
-    return Engine(ANALYSIS_HASH_MB, syzygy=syzygy)
+def analysis_engine(syzygy: Syzygy | None, network: NetworkFile | None = None) -> Engine:
+    """The engine of one analysis: yipan's endgame tables, the Syzygy folder and the
+    network asked for."""
+    engine = Engine(ANALYSIS_HASH_MB, syzygy=syzygy)
+    engine.use_network(network)
+    return engine
 
 
 def _think(state: Position, request: AnalysisRequest, default_seconds: float) -> Iteration:
-    """A fresh engine's answer, with the request's Syzygy folder (if any)."""
+    """A fresh engine's answer, with the request's Syzygy folder and network (if any)."""
     folder = request.options.get("syzygy")
     syzygy = open_syzygy(folder) if folder else None
-    return think_once(partial(analysis_engine, syzygy), state,
-                      analysis_limit(request, default_seconds))
+    path = request.options.get("eval-file")
+    network = open_network(path) if path else None
+    make = partial(analysis_engine, syzygy) if network is None \
+        else partial(analysis_engine, syzygy, network)
+    return think_once(make, state, analysis_limit(request, default_seconds))
 
 
 def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
@@ -151,6 +171,7 @@ def _make_ai(game: Chess, level: str, rng: Any, time: float | None) -> ChessPlay
     """The engine as the AI, consulting the Syzygy folder ``start`` opened (if any)."""
     player = make_ai(game, level, rng, time)
     player.engine.syzygy = _chosen["play"]
+    player.engine.use_network(_network["play"])
     return player
 
 

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ...chess_family.nnue import NETWORK_FIELDS, network_memory
 from ...chess_family.scores import INFINITE, MATE, MATE_BOUND
 from ...chess_family.search import (
     CAPTURE_KEY,
@@ -106,6 +107,7 @@ from .board import (
     rook_attacks,
 )
 from .evaluation import SEE_VALUE, evaluate
+from .nnue import network_value
 from .retrograde import ILLEGAL, INFO_SIZE, MATERIAL_KEYS, MAX_PIECES, UNKNOWN
 from .retrograde import probe as probe_tables
 
@@ -115,7 +117,7 @@ GOOD_CAPTURE_KEY = CAPTURE_KEY
 BAD_CAPTURE_KEY = -(1 << 20)
 
 ContextArrays = context_arrays(__name__, "scratch", "tb_values", "tb_lookup", "tb_info",
-                               "check_squares", "banned")
+                               "check_squares", "banned", *NETWORK_FIELDS)
 
 
 class Context(ArrayStruct):
@@ -130,7 +132,8 @@ def _context_struct(arrays: Any) -> Context:
 
 def new_context(table_megabytes: int) -> Context:
     """Working memory for one engine: the table takes ``table_megabytes``, the rest about
-    1 MB; no endgame tables until the engine packs them in. ``banned`` lists root moves not
+    1 MB; no endgame tables until the engine packs them in, and no network (the hand-set
+    evaluation) until it packs one (``with_network``). ``banned`` lists root moves not
     to play (searchmoves, MultiPV's lines after the first), ended by 0."""
     return Context.of(ContextArrays(
         **search_memory(table_megabytes, POSITION_SIZE, MAX_MOVES, 64),
@@ -140,7 +143,24 @@ def new_context(table_megabytes: int) -> Context:
         tb_info=np.zeros((0, INFO_SIZE), dtype=np.int64),
         check_squares=np.zeros((MAX_PLY + 2, 6), dtype=np.int64),
         banned=np.zeros(MAX_MOVES + 1, dtype=np.int64),
+        **network_memory(None),
     ))
+
+
+def with_network(ctx: Context, arrays: dict[str, np.ndarray] | None) -> Context:
+    """``ctx`` evaluating with a network's quantised arrays (None: the hand-set evaluation)."""
+    return Context.of(ctx.arrays._replace(**network_memory(arrays)))
+
+
+@njit(cache=True, inline="always")
+def static_value(ctx: Context, ply: int) -> int:
+    """The static evaluation of ``stack[ply]``: the network's when the context holds one,
+    else the hand-set one."""
+    if ctx.ft_weights.shape[0] == 0:
+        return evaluate(ctx.stack[ply], ctx.scratch)
+    return network_value(ctx.stack, ply, ctx.accumulators, ctx.fresh, ctx.changes,
+                         ctx.counts, ctx.inputs, ctx.ft_weights, ctx.ft_bias,
+                         ctx.l1_weights, ctx.l1_bias, ctx.out_weights, ctx.out_bias)
 
 
 # -- static exchange evaluation -------------------------------------------------------------------
@@ -300,6 +320,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     if not enter(ctx, ply):
         return 0
     position = ctx.stack[ply]
+    ctx.fresh[ply] = 0  # a new position here: its network accumulator is stale
     ctx.path_keys[control[HISTORY_LENGTH] + ply] = position[KEY]
     pv_node = beta - alpha > 1
     quiescence = depth <= 0
@@ -319,7 +340,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
                 control[TB_HITS] += 1
                 return _table_score(value, ply)
     if ply >= MAX_PLY:
-        return evaluate(position, ctx.scratch)
+        return static_value(ctx, ply)
     if in_check and not quiescence:
         depth += 1  # check extension
 
@@ -332,7 +353,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     best = -INFINITE
     static = -INFINITE
     if not in_check:
-        static = evaluate(position, ctx.scratch)
+        static = static_value(ctx, ply)
     if quiescence:
         if not in_check:
             if static >= beta:

@@ -1,0 +1,127 @@
+"""An efficiently updatable network (NNUE) in numba: the family's integer kernels, for any game
+whose position is a set of (piece, square) features.
+
+The network, from each side's point of view (``perspective`` 0: the side of the first player,
+1: the other; a game numbers its features so that each perspective sees the board as if it
+were the first player)::
+
+    features (F, one-hot, per perspective)
+      -> accumulator[p] = ft_bias + sum of ft_weights[f] over the features f of perspective p
+                                                    (H int16 per perspective, scale QA)
+      -> x = [crelu(acc[side to move]), crelu(acc[other])]        (2H, each 0..QA)
+      -> h = crelu((l1_weights @ x + l1_bias) >> QB_SHIFT)         (D, each 0..QA)
+      -> out = out_weights . h + out_bias                          (scale QA * QO)
+      -> centipawns = out * OUTPUT_SCALE / (QA * QO)
+
+``crelu`` clips to 0..QA (QA stands for 1.0). The first layer is a sum over the pieces, so a
+move changes it by a few columns: the search keeps one accumulator per ply and makes the one
+below from the one above by adding the columns of the features that appeared and subtracting
+those that went (``update``), lazily: only a node that evaluates asks (``accumulator_at``), and
+a node's own is marked stale when the node is entered (``invalidate``). The root's is made
+from scratch (``refresh``).
+
+Quantisation (``yipan.games.nnue_fit`` exports it): first-layer weights and biases times
+QA as int16; hidden weights times QB (2 ** QB_SHIFT) as int16 (training keeps them within
++-2), hidden biases times QA * QB as int32; output weights times QO, its bias times QA * QO
+(finer than QB: an output weight's rounding counts for every centipawn). The hidden sums are
+int32: at most 2H * QA * 2 QB = 2^26 for H = 256, no overflow.
+
+A context that uses a network holds these arrays (``NETWORK_FIELDS``; none: ``ft_weights`` has
+no rows, and the game's hand-set evaluation runs instead)::
+
+    ft_weights (F, H) int16   ft_bias (H,) int16
+    l1_weights (D, 2H) int16  l1_bias (D,) int32
+    out_weights (D,) int32    out_bias (1,) int32
+    accumulators (MAX_PLY + 2, 2, H) int16   fresh (MAX_PLY + 2,) int64 (1: up to date)
+    scratch: changes (2, 2, 32) int64, the features a move adds [0] and removes [1], and
+    counts (2, 2) int64, how many; inputs (2H,) int32, the first layer clipped
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from .search import MAX_PLY
+
+QA = 255
+QB_SHIFT = 8
+QB = 1 << QB_SHIFT
+QO = 1 << 10
+OUTPUT_SCALE = 400  # centipawns of one unit of the float network's output
+MAX_CHANGES = 32  # features one move adds (or removes) per perspective: chess needs 3
+
+NETWORK_FIELDS = ("ft_weights", "ft_bias", "l1_weights", "l1_bias", "out_weights", "out_bias",
+                  "accumulators", "fresh", "changes", "counts", "inputs")
+
+
+def network_memory(arrays: dict[str, np.ndarray] | None, hidden: int = 1) -> dict[str, Any]:
+    """The context fields of ``NETWORK_FIELDS`` for a network's quantised arrays (None: an
+    empty network, the hand-set evaluation)."""
+    if arrays is None:
+        arrays = {"ft_weights": np.zeros((0, hidden), np.int16),
+                  "ft_bias": np.zeros(hidden, np.int16),
+                  "l1_weights": np.zeros((1, 2 * hidden), np.int16),
+                  "l1_bias": np.zeros(1, np.int32),
+                  "out_weights": np.zeros(1, np.int32), "out_bias": np.zeros(1, np.int32)}
+    width = arrays["ft_bias"].shape[0]
+    return {**{name: np.ascontiguousarray(arrays[name]) for name in NETWORK_FIELDS[:6]},
+            "accumulators": np.zeros((MAX_PLY + 2, 2, width), np.int16),
+            "fresh": np.zeros(MAX_PLY + 2, np.int64),
+            "changes": np.zeros((2, 2, MAX_CHANGES), np.int64),
+            "counts": np.zeros((2, 2), np.int64), "inputs": np.zeros(2 * width, np.int32)}
+
+
+@njit(cache=True, inline="always")
+def add_feature(accumulator: np.ndarray, weights: np.ndarray, feature: int) -> None:
+    row = weights[feature]
+    for i in range(accumulator.shape[0]):
+        accumulator[i] += row[i]
+
+
+@njit(cache=True, inline="always")
+def sub_feature(accumulator: np.ndarray, weights: np.ndarray, feature: int) -> None:
+    row = weights[feature]
+    for i in range(accumulator.shape[0]):
+        accumulator[i] -= row[i]
+
+
+@njit(cache=True)
+def apply_changes(parent: np.ndarray, child: np.ndarray, weights: np.ndarray,
+                  changes: np.ndarray, added: np.ndarray, removed: np.ndarray) -> None:
+    """``child[p] := parent[p] + columns added - columns removed`` for both perspectives
+    (``changes[0, p, :added[p]]`` and ``changes[1, p, :removed[p]]``)."""
+    for perspective in range(2):
+        into = child[perspective]
+        source = parent[perspective]
+        for i in range(into.shape[0]):
+            into[i] = source[i]
+        for k in range(added[perspective]):
+            add_feature(into, weights, changes[0, perspective, k])
+        for k in range(removed[perspective]):
+            sub_feature(into, weights, changes[1, perspective, k])
+
+
+@njit(cache=True)
+def forward(accumulator: np.ndarray, side: int, inputs: np.ndarray, l1_weights: np.ndarray,
+            l1_bias: np.ndarray, out_weights: np.ndarray, out_bias: np.ndarray) -> int:
+    """The network's value in centipawns for ``side`` (to move) from its accumulator
+    (``inputs``: scratch of 2H)."""
+    width = accumulator.shape[1]
+    mine = accumulator[side]
+    theirs = accumulator[1 - side]
+    for i in range(width):
+        inputs[i] = min(max(np.int32(mine[i]), np.int32(0)), np.int32(QA))
+        inputs[width + i] = min(max(np.int32(theirs[i]), np.int32(0)), np.int32(QA))
+    out = np.int64(out_bias[0])
+    for j in range(l1_weights.shape[0]):
+        weights = l1_weights[j]
+        total = np.int32(l1_bias[j])
+        for i in range(2 * width):
+            total += inputs[i] * np.int32(weights[i])
+        hidden = np.int64((total + QB // 2) >> QB_SHIFT)  # rounded, then clipped
+        hidden = min(max(hidden, np.int64(0)), np.int64(QA))
+        out += hidden * np.int64(out_weights[j])
+    return int(out * OUTPUT_SCALE // (QA * QO))

@@ -1,0 +1,157 @@
+"""The file of an efficiently updatable network (``nnue.py``): its quantised integer arrays,
+read with numpy alone (playing needs no training library).
+
+A numpy ``.npz`` (no pickles) holding::
+
+    ft_weights (F, H) int16   ft_bias (H,) int16
+    l1_weights (D, 2H) int16  l1_bias (D,) int32
+    out_weights (D,) int32    out_bias (1,) int32
+    header     uint8          a JSON object: format, version, game, features (F),
+                              accumulator (H), hidden (D), sha256, notes
+
+``sha256`` is of every array in name order (name, dtype, shape, bytes). A file whose header,
+arrays or checksum do not match, or one made for another game, is refused in one line
+(``NetworkFileError``). Files are written atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core import YipanError
+from ..core.files import FileRefusedError, read_capped, write_atomically
+
+FORMAT = "yipan-nnue"
+VERSION = 1
+MAX_FILE = 64 << 20
+MAX_HEADER = 1 << 16
+MAX_WIDTH = 4096
+MAX_FEATURES = 1 << 16
+ARRAY_TYPES = {"ft_weights": np.int16, "ft_bias": np.int16, "l1_weights": np.int16,
+               "l1_bias": np.int32, "out_weights": np.int32, "out_bias": np.int32}
+
+
+class NetworkFileError(YipanError, ValueError):
+    """A network file that is damaged, altered, or made for another game."""
+
+
+@dataclass(frozen=True)
+class NetworkFile:
+    """A network's quantised arrays and what it was made for."""
+
+    game: str
+    arrays: Mapping[str, np.ndarray]
+    notes: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def features(self) -> int:
+        return int(self.arrays["ft_weights"].shape[0])
+
+    @property
+    def accumulator(self) -> int:
+        return int(self.arrays["ft_weights"].shape[1])
+
+    @property
+    def hidden(self) -> int:
+        return int(self.arrays["l1_weights"].shape[0])
+
+
+def shapes(features: int, accumulator: int, hidden: int) -> dict[str, tuple[int, ...]]:
+    return {"ft_weights": (features, accumulator), "ft_bias": (accumulator,),
+            "l1_weights": (hidden, 2 * accumulator), "l1_bias": (hidden,),
+            "out_weights": (hidden,), "out_bias": (1,)}
+
+
+def checksum(arrays: Mapping[str, np.ndarray]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}\0{array.dtype.str}\0{array.shape}\0".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
+def to_bytes(network: NetworkFile) -> bytes:
+    arrays = {name: np.asarray(network.arrays[name], np.dtype(kind).newbyteorder("<"))
+              for name, kind in ARRAY_TYPES.items()}
+    header = {"format": FORMAT, "version": VERSION, "game": network.game,
+              "features": network.features, "accumulator": network.accumulator,
+              "hidden": network.hidden, "sha256": checksum(arrays),
+              "notes": dict(network.notes)}
+    buffer = io.BytesIO()
+    savez: Any = np.savez  # numpy's stub reads ** as its allow_pickle flag
+    savez(buffer, header=np.frombuffer(json.dumps(header).encode(), np.uint8), **arrays)
+    return buffer.getvalue()
+
+
+def save(network: NetworkFile, path: str | Path) -> None:
+    """Write ``network`` to ``path`` atomically."""
+    write_atomically(path, to_bytes(network))
+
+
+def load(path: str | Path, game: str | None = None) -> NetworkFile:
+    """Read and check a network file (made for ``game`` when given)."""
+    try:
+        data = read_capped(Path(path), MAX_FILE, "network")
+    except FileRefusedError as error:
+        raise NetworkFileError(f"cannot read {error}") from None
+    return from_bytes(data, str(path), game)
+
+
+def from_bytes(data: bytes, name: str = "network", game: str | None = None) -> NetworkFile:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as packed:
+            if sum(member.file_size for member in packed.infolist()) > MAX_FILE:
+                raise ValueError("its arrays are too large unpacked")
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            arrays = {key: archive[key] for key in archive.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as error:
+        raise NetworkFileError(f"{name} is not a yipan network file (or it is damaged: "
+                               f"{str(error)[:80]})") from None
+    try:
+        header = _checked_header(arrays.pop("header", None))
+    except (ValueError, TypeError, RecursionError) as error:
+        raise NetworkFileError(f"{name}: the network's header is damaged "
+                               f"({str(error)[:100]})") from None
+    expected = shapes(header["features"], header["accumulator"], header["hidden"])
+    if set(arrays) != set(expected):
+        raise NetworkFileError(f"{name}: the arrays do not match the header's layers")
+    for key, shape in expected.items():
+        if arrays[key].shape != shape or arrays[key].dtype != np.dtype(ARRAY_TYPES[key]):
+            raise NetworkFileError(f"{name}: {key} has shape {arrays[key].shape} "
+                                   f"({arrays[key].dtype}), the header says {shape}")
+    if checksum(arrays) != header["sha256"]:
+        raise NetworkFileError(f"{name}: checksum mismatch, the network is damaged or altered")
+    if game is not None and header["game"] != game:
+        raise NetworkFileError(f"{name} is a network for {header['game']}, not for {game}")
+    return NetworkFile(header["game"], arrays, header["notes"])
+
+
+def _checked_header(raw: np.ndarray | None) -> dict[str, Any]:
+    if raw is None or raw.dtype != np.uint8 or raw.ndim != 1 or raw.size > MAX_HEADER:
+        raise ValueError("no header")
+    header = json.loads(raw.tobytes())
+    fields = {"format", "version", "game", "features", "accumulator", "hidden", "sha256",
+              "notes"}
+    if not isinstance(header, dict) or set(header) != fields:
+        raise ValueError(f"expected the fields {', '.join(sorted(fields))}")
+    if header["format"] != FORMAT or header["version"] != VERSION:
+        raise ValueError(f"not format {FORMAT} version {VERSION}")
+    sizes = (header["features"], header["accumulator"], header["hidden"])
+    limits = (MAX_FEATURES, MAX_WIDTH, MAX_WIDTH)
+    if not all(type(n) is int and 0 < n <= limit for n, limit in zip(sizes, limits, strict=True)):
+        raise ValueError("features, accumulator and hidden must be small positive whole "
+                         "numbers")
+    if not isinstance(header["game"], str) or not isinstance(header["sha256"], str) \
+            or not isinstance(header["notes"], dict):
+        raise ValueError("game and sha256 must be text, notes an object")
+    return header

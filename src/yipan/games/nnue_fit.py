@@ -1,0 +1,138 @@
+"""Fitting an efficiently updatable network in float (JAX, the ``train`` extra), and its
+quantised export (``yipan.chess_family.nnue`` draws the network and the integer scales).
+
+The float network is the integer one with the scales divided out: the accumulator is
+``ft_bias + sum of ft_weights rows`` clipped to 0..1, the hidden layer clipped to 0..1, and
+the output ``y`` is in units of ``OUTPUT_SCALE`` centipawns. It is fitted to
+
+    target = (1 - blend) * sigmoid(score / OUTPUT_SCALE) + blend * (result + 1) / 2
+
+by the mean squared error of ``sigmoid(y)`` (a won position's evaluation matters less the
+more it is won), with Adam. The hidden weights are kept within what int16 at scale QB holds
+by a clip after each step, so the export loses only the rounding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..chess_family.nnue import OUTPUT_SCALE, QA, QB, QO
+from ..core import CapabilityError
+
+HIDDEN_LIMIT = 2.0  # the hidden layer's weights stay within +-2 (the kernel's int32 sums)
+
+Params = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Batch:
+    mine: np.ndarray  # (B, 32) feature indices, padded with the feature count
+    theirs: np.ndarray
+    target: np.ndarray  # (B,) float32 in 0..1
+
+
+def _jax() -> tuple[Any, Any, Any]:
+    try:
+        import jax
+        import jax.numpy as jnp
+        import optax
+    except ImportError:
+        raise CapabilityError("training a network needs JAX and optax: pip install -e "
+                              "'.[train]'") from None
+    return jax, jnp, optax
+
+
+def targets(scores: np.ndarray, results: np.ndarray, blend: float) -> np.ndarray:
+    win = 1.0 / (1.0 + np.exp(-scores.astype(np.float64) / OUTPUT_SCALE))
+    return ((1.0 - blend) * win + blend * (results.astype(np.float64) + 1.0) / 2.0
+            ).astype(np.float32)
+
+
+def initial_params(features: int, accumulator: int, hidden: int,
+                   rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Fresh float weights: small first-layer columns (about 30 pieces add up), biases that
+    keep the clipped units inside 0..1."""
+    return {"ft_weights": (rng.standard_normal((features, accumulator)) * 0.05).astype(np.float32),
+            "ft_bias": np.full(accumulator, 0.25, np.float32),
+            "l1_weights": (rng.standard_normal((hidden, 2 * accumulator))
+                           / np.sqrt(2 * accumulator)).astype(np.float32),
+            "l1_bias": np.full(hidden, 0.1, np.float32),
+            "out_weights": (rng.standard_normal(hidden) / np.sqrt(hidden)).astype(np.float32),
+            "out_bias": np.zeros(1, np.float32)}
+
+
+def float_output(params: Any, mine: Any, theirs: Any, xp: Any = np) -> Any:
+    """The float network's output ``y`` (units of OUTPUT_SCALE centipawns) of a batch;
+    ``xp`` is numpy or jax.numpy."""
+    columns = xp.concatenate([params["ft_weights"],
+                              xp.zeros((1, params["ft_weights"].shape[1]), xp.float32)])
+    first = xp.concatenate([columns[mine].sum(axis=1), columns[theirs].sum(axis=1)], axis=1)
+    bias = xp.concatenate([params["ft_bias"], params["ft_bias"]])
+    x = xp.clip(first + bias, 0.0, 1.0)
+    hidden = xp.clip(x @ params["l1_weights"].T + params["l1_bias"], 0.0, 1.0)
+    return hidden @ params["out_weights"] + params["out_bias"][0]
+
+
+class Trainer:
+    """Adam over the float network, one batch a step; its state goes to and from numpy
+    arrays (the checkpoint)."""
+
+    def __init__(self, params: dict[str, np.ndarray], learning_rate: float,
+                 optimizer_state: list[np.ndarray] | None = None) -> None:
+        jax, jnp, optax = _jax()
+        self.jax, self.jnp = jax, jnp
+        self.optimizer = optax.adam(learning_rate)
+        self.params = {name: jnp.asarray(value) for name, value in params.items()}
+        state = self.optimizer.init(self.params)
+        if optimizer_state is not None:
+            leaves, tree = jax.tree_util.tree_flatten(state)
+            if len(leaves) == len(optimizer_state):
+                state = jax.tree_util.tree_unflatten(
+                    tree, [jnp.asarray(a) for a in optimizer_state])
+        self.state = state
+
+        def loss(params: Any, mine: Any, theirs: Any, target: Any) -> Any:
+            y = float_output(params, mine, theirs, jnp)
+            return jnp.mean((jax.nn.sigmoid(y) - target) ** 2)
+
+        def step(params: Any, state: Any, mine: Any, theirs: Any, target: Any) -> Any:
+            value, grads = jax.value_and_grad(loss)(params, mine, theirs, target)
+            updates, state = self.optimizer.update(grads, state, params)
+            params = optax.apply_updates(params, updates)
+            params["l1_weights"] = jnp.clip(params["l1_weights"], -HIDDEN_LIMIT, HIDDEN_LIMIT)
+            return params, state, value
+
+        self._step = jax.jit(step)
+        self._loss = jax.jit(loss)
+
+    def step(self, batch: Batch) -> float:
+        self.params, self.state, value = self._step(self.params, self.state, batch.mine,
+                                                    batch.theirs, batch.target)
+        return float(value)
+
+    def loss(self, batch: Batch) -> float:
+        return float(self._loss(self.params, batch.mine, batch.theirs, batch.target))
+
+    def numpy_params(self) -> dict[str, np.ndarray]:
+        return {name: np.asarray(value) for name, value in self.params.items()}
+
+    def numpy_state(self) -> list[np.ndarray]:
+        return [np.asarray(a) for a in self.jax.tree_util.tree_leaves(self.state)]
+
+
+def quantise(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The integer arrays of the float network (``yipan.chess_family.nnue``'s scales)."""
+    def rounded(values: np.ndarray, scale: float, dtype: Any) -> np.ndarray:
+        info = np.iinfo(dtype)
+        return np.clip(np.rint(values * scale), info.min, info.max).astype(dtype)
+
+    return {"ft_weights": rounded(params["ft_weights"], QA, np.int16),
+            "ft_bias": rounded(params["ft_bias"], QA, np.int16),
+            "l1_weights": rounded(np.clip(params["l1_weights"], -HIDDEN_LIMIT, HIDDEN_LIMIT),
+                                  QB, np.int16),
+            "l1_bias": rounded(params["l1_bias"], QA * QB, np.int32),
+            "out_weights": rounded(params["out_weights"], QO, np.int32),
+            "out_bias": rounded(params["out_bias"], QA * QO, np.int32)}

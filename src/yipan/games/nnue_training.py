@@ -1,0 +1,283 @@
+"""``yipan train GAME --nnue``: the engine's own games labelled by its own search
+(``nnue_selfplay``), a float network fitted to them (``nnue_fit``), exported quantised
+(``yipan.chess_family.nnue_file``), resumable at every stage.
+
+The checkpoint folder (``OUTPUT.checkpoint``) holds ``state.json`` (the settings), the units of
+positions (``data-0000.npz`` ...: unit i is a pure function of the data settings and i, so a
+run asking for more games plays only the new ones, on ``map_units``'s processes), and
+``train.npz`` (the float weights, Adam's state and the step reached, saved every
+``SAVE_EVERY`` steps). A run whose data settings differ from the folder's is refused (or,
+with ``restart``, the folder's units are discarded); other training settings start the
+training over from fresh weights, keeping the data. Batches are drawn from
+``numpy.random.default_rng((seed, step))``, so a resumed run trains as an uninterrupted one.
+
+Held out: the positions of the last unit in ``HOLD_OUT`` (positions of one game are alike,
+so whole units are held out), measured at each progress line.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import time
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..chess_family.nnue import OUTPUT_SCALE
+from ..chess_family.nnue_file import NetworkFile, save
+from ..core import YipanError
+from ..core.files import read_capped, write_atomically
+from .nnue_selfplay import Positions, play_unit
+
+SAVE_EVERY = 200  # steps between two checkpoints of the training
+REPORT_EVERY = 50  # steps between two progress lines
+HOLD_OUT = 20  # one unit in this many is held out (at least one when there are two)
+MAX_UNIT_BYTES = 64 << 20
+MAX_STATE_BYTES = 1 << 20
+
+Say = Callable[[str], None]
+MapUnits = Callable[[Callable[..., Any], list[tuple[Any, ...]]], Iterator[Any]]
+
+
+class NnueCheckpointMismatch(YipanError, ValueError):
+    """A checkpoint folder whose positions were made with other settings."""
+
+
+@dataclass(frozen=True)
+class NnuePlan:
+    """What to make: the data's settings, then the network's and the training's."""
+
+    game: str
+    games: int = 400
+    games_per_unit: int = 8
+    random_plies: int = 12
+    depth: int = 6
+    nodes: int = 0  # > 0: label with this node budget instead of ``depth``
+    labeller: str | None = None  # a network file the labelling engine evaluates with
+    seed: int = 0
+    accumulator: int = 128
+    hidden: int = 16
+    steps: int = 2_000
+    batch: int = 2_048
+    learning_rate: float = 1e-3
+    blend: float = 0.3  # weight of the game's result in the target
+
+    @property
+    def units(self) -> int:
+        return math.ceil(self.games / self.games_per_unit)
+
+    def data_settings(self) -> dict[str, Any]:
+        keys = ("game", "games_per_unit", "random_plies", "depth", "nodes", "labeller", "seed")
+        return {key: asdict(self)[key] for key in keys}
+
+    def train_settings(self) -> dict[str, Any]:
+        keys = ("accumulator", "hidden", "steps", "batch", "learning_rate", "blend", "seed")
+        return {key: asdict(self)[key] for key in keys}
+
+
+def _save_arrays(path: Path, **arrays: np.ndarray) -> None:
+    buffer = io.BytesIO()
+    savez: Any = np.savez
+    savez(buffer, **arrays)
+    write_atomically(path, buffer.getvalue())
+
+
+def _load_arrays(path: Path) -> dict[str, np.ndarray]:
+    data = read_capped(path, MAX_UNIT_BYTES, "checkpoint file")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            return {key: archive[key] for key in archive.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
+        raise YipanError(f"{path} is damaged ({str(error)[:80]}); delete it to make it "
+                         "again") from None
+
+
+def _unit_path(folder: Path, unit: int) -> Path:
+    return folder / f"data-{unit:04d}.npz"
+
+
+def run(plan: NnuePlan, output: Path, say: Say, map_units: MapUnits | None = None,
+        restart: bool = False) -> NetworkFile:
+    """Make (or go on making) the positions, train, export to ``output``; returns it."""
+    folder = output.with_name(output.name + ".checkpoint")
+    folder.mkdir(exist_ok=True)
+    state_path = folder / "state.json"
+    state: dict[str, Any] = {}
+    if state_path.is_file():
+        state = json.loads(read_capped(state_path, MAX_STATE_BYTES).decode())
+        if state.get("data") != plan.data_settings():
+            if not restart:
+                raise NnueCheckpointMismatch(
+                    f"{folder} holds positions made with other settings; give the same "
+                    "settings to resume, or --restart")
+            for old in folder.glob("data-*.npz"):
+                old.unlink()
+            state = {}
+    if restart or state.get("train") != plan.train_settings():
+        (folder / "train.npz").unlink(missing_ok=True)
+    state.update(data=plan.data_settings(), train=plan.train_settings())
+    write_atomically(state_path, json.dumps(state, indent=1))
+
+    positions = make_positions(plan, folder, say, map_units)
+    params = train(plan, positions, folder, say)
+    return export(plan, params, positions, output, say)
+
+
+def make_positions(plan: NnuePlan, folder: Path, say: Say,
+                   map_units: MapUnits | None) -> list[Positions]:
+    """Every unit's positions, playing the missing units (in order, or on ``map_units``)."""
+    missing = [unit for unit in range(plan.units) if not _unit_path(folder, unit).is_file()]
+    jobs = [(plan.game, plan.seed, unit, plan.games_per_unit, plan.random_plies, plan.depth,
+             plan.nodes, plan.labeller) for unit in missing]
+    if jobs:
+        say(f"positions: playing {len(jobs)} units of {plan.games_per_unit} games "
+            f"({plan.units - len(jobs)} already made), labels at "
+            + (f"{plan.nodes} nodes" if plan.nodes > 0 else f"depth {plan.depth}"))
+        start = time.perf_counter()
+        made = 0
+        results = (map_units(play_unit, jobs) if map_units is not None
+                   else (play_unit(*job) for job in jobs))
+        for done, (unit, found) in enumerate(zip(missing, results, strict=True), 1):
+            _save_arrays(_unit_path(folder, unit), rows=found.rows, scores=found.scores,
+                         results=found.results)
+            made += len(found)
+            elapsed = time.perf_counter() - start
+            say(f"positions: unit {done}/{len(jobs)}, {made:,} positions, "
+                f"{made / max(elapsed, 1e-9):.0f} positions/s")
+    parts = []
+    for unit in range(plan.units):
+        arrays = _load_arrays(_unit_path(folder, unit))
+        parts.append(Positions(arrays["rows"], arrays["scores"], arrays["results"]))
+    return parts
+
+
+def _split(parts: list[Positions]) -> tuple[Positions, Positions]:
+    count = len(parts)
+    held = {i for i in range(count) if count >= 2
+            and (i % HOLD_OUT == HOLD_OUT - 1 or (count < HOLD_OUT and i == count - 1))}
+    row_size = parts[0].rows.shape[1] if parts else 13
+    train = Positions.join([p for i, p in enumerate(parts) if i not in held], row_size)
+    test = Positions.join([p for i, p in enumerate(parts) if i in held], row_size)
+    return train, test
+
+
+def _features(game: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if game == "chess":
+        from .chess.nnue import active_features
+
+        return active_features(rows)
+    raise ValueError(f"no network features for {game} yet")
+
+
+def _feature_count(game: str) -> int:
+    if game == "chess":
+        from .chess.nnue import FEATURES
+
+        return FEATURES
+    raise ValueError(game)
+
+
+def mirrored(game: str, features: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The features of the positions chosen by ``rows`` seen in the game's mirror (the same
+    value: training sees each position both ways)."""
+    if game == "chess":
+        from .chess.nnue import mirrored_features
+
+        return mirrored_features(features, rows)
+    raise ValueError(game)
+
+
+def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
+          ) -> dict[str, np.ndarray]:
+    """The float network after ``plan.steps`` steps (resumed from ``train.npz``)."""
+    from .nnue_fit import Batch, Trainer, initial_params, targets
+
+    train_set, test_set = _split(parts)
+    if len(train_set) == 0:
+        raise YipanError("no positions to train on: play more games (--games)")
+    mine, theirs = _features(plan.game, train_set.rows)
+    target = targets(train_set.scores, train_set.results, plan.blend)
+    test_batch = None
+    if len(test_set):
+        test_mine, test_theirs = _features(plan.game, test_set.rows)
+        test_batch = Batch(test_mine, test_theirs,
+                           targets(test_set.scores, test_set.results, plan.blend))
+    checkpoint = folder / "train.npz"
+    step = 0
+    optimizer_state = None
+    if checkpoint.is_file():
+        saved = _load_arrays(checkpoint)
+        step = int(saved.pop("step")[0])
+        count = int(saved.pop("optimizer_leaves")[0])
+        optimizer_state = [saved.pop(f"optimizer.{i}") for i in range(count)]
+        params = saved
+    else:
+        params = initial_params(_feature_count(plan.game), plan.accumulator, plan.hidden,
+                                np.random.default_rng((plan.seed, 1 << 20)))
+    trainer = Trainer(params, plan.learning_rate, optimizer_state)
+    say(f"training: {len(train_set):,} positions ({len(test_set):,} held out), "
+        f"steps {step}/{plan.steps}, batches of {plan.batch}")
+    start = time.process_time()
+    first_step = step
+    losses: list[float] = []
+    while step < plan.steps:
+        rng = np.random.default_rng((plan.seed, step))
+        pick = rng.integers(0, len(train_set), min(plan.batch, len(train_set)))
+        flip = rng.random(len(pick)) < 0.5
+        losses.append(trainer.step(Batch(mirrored(plan.game, mine[pick], flip),
+                                         mirrored(plan.game, theirs[pick], flip),
+                                         target[pick])))
+        step += 1
+        if step % REPORT_EVERY == 0 or step == plan.steps:
+            held = f", held out {trainer.loss(test_batch):.5f}" if test_batch else ""
+            rate = (step - first_step) / max(time.process_time() - start, 1e-9)
+            say(f"training: step {step}/{plan.steps}, loss {np.mean(losses):.5f}{held}, "
+                f"{rate:.1f} steps/s (CPU)")
+            losses = []
+        if step % SAVE_EVERY == 0 or step == plan.steps:
+            leaves = trainer.numpy_state()
+            _save_arrays(checkpoint, step=np.array([step]),
+                         optimizer_leaves=np.array([len(leaves)]),
+                         **trainer.numpy_params(),
+                         **{f"optimizer.{i}": leaf for i, leaf in enumerate(leaves)})
+    return trainer.numpy_params()
+
+
+def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions],
+           output: Path, say: Say) -> NetworkFile:
+    """The quantised network written to ``output``, with how it was made in its notes, and
+    how far its integer values stray from the float network's (on held-out positions)."""
+    from .nnue_fit import float_output, quantise
+
+    arrays = quantise(params)
+    _, test_set = _split(parts)
+    sample = test_set if len(test_set) else parts[0]
+    rows = sample.rows[:200]
+    drift = 0.0
+    if len(rows):
+        mine, theirs = _features(plan.game, rows)
+        floats = float_output(params, mine, theirs) * OUTPUT_SCALE
+        integers = np.array([_integer_value(plan.game, arrays, row) for row in rows])
+        drift = float(np.mean(np.abs(floats - integers)))
+    notes = {"trained": "yipan train --nnue", **asdict(plan),
+             "positions": int(sum(len(p) for p in parts)),
+             "quantisation_drift_cp": round(drift, 2)}
+    network = NetworkFile(plan.game, arrays, notes)
+    save(network, output)
+    say(f"network: {output} ({network.accumulator}x2-{network.hidden}-1, quantised values "
+        f"within {drift:.1f} cp of the float network's on average)")
+    return network
+
+
+def _integer_value(game: str, arrays: dict[str, np.ndarray], row: np.ndarray) -> int:
+    if game == "chess":
+        from .chess.nnue import evaluate_with
+
+        return evaluate_with(arrays, row)
+    raise ValueError(game)

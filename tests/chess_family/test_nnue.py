@@ -1,0 +1,196 @@
+"""The efficiently updatable network in the chess kernel: its accumulator follows the moves
+exactly, the search evaluates with it when asked (and only then), and its file is refused in
+one line when damaged."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from yipan.chess_family.nnue import MAX_PLY, OUTPUT_SCALE, QA, QO, network_memory
+from yipan.chess_family.nnue_file import (
+    NetworkFile,
+    NetworkFileError,
+    from_bytes,
+    load,
+    save,
+    to_bytes,
+)
+from yipan.core import Limit
+from yipan.games.chess.board import POSITION_SIZE
+from yipan.games.chess.engine import Engine
+from yipan.games.chess.nnue import active_features, evaluate_with, network_value
+from yipan.games.chess.rules import Chess, position_from_fen, to_row
+from yipan.games.nnue_fit import float_output, quantise
+
+
+def random_arrays(rng: np.random.Generator, width: int = 16, hidden: int = 4
+                  ) -> dict[str, np.ndarray]:
+    return {"ft_weights": rng.integers(-30, 30, (768, width)).astype(np.int16),
+            "ft_bias": rng.integers(0, 80, width).astype(np.int16),
+            "l1_weights": rng.integers(-200, 200, (hidden, 2 * width)).astype(np.int16),
+            "l1_bias": rng.integers(-5000, 5000, hidden).astype(np.int32),
+            "out_weights": rng.integers(-3000, 3000, hidden).astype(np.int32),
+            "out_bias": rng.integers(-1000, 1000, 1).astype(np.int32)}
+
+
+def constant_network(centipawns: int, width: int = 8) -> NetworkFile:
+    """A network whose value is ``centipawns`` in every position (only its output bias)."""
+    arrays = {name: np.zeros_like(array)
+              for name, array in random_arrays(np.random.default_rng(0), width, 1).items()}
+    arrays["out_bias"] = np.array([centipawns * QA * QO // OUTPUT_SCALE], np.int32)
+    return NetworkFile("chess", arrays)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_incremental_accumulator_equals_one_made_from_scratch(seed):
+    """Along a random game (castling, en passant and promotions included when they come),
+    evaluating ply after ply from the parent's accumulator gives the value the position has
+    from scratch."""
+    rng = random.Random(seed)
+    arrays = random_arrays(np.random.default_rng(seed))
+    memory = network_memory(arrays)
+    stack = np.zeros((MAX_PLY + 2, POSITION_SIZE), np.int64)
+    game = Chess()
+    state = game.initial_state()
+    stack[0] = to_row(state)
+    ply = 0
+    while game.outcome(state) is None and ply < MAX_PLY:
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+        ply += 1
+        stack[ply] = to_row(state)
+        memory["fresh"][ply] = 0
+        if rng.random() < 0.4:  # some plies are skipped: the update walks over them
+            value = network_value(stack, ply, *(memory[name] for name in (
+                "accumulators", "fresh", "changes", "counts", "inputs", "ft_weights",
+                "ft_bias", "l1_weights", "l1_bias", "out_weights", "out_bias")))
+            assert value == evaluate_with(arrays, stack[ply])
+
+
+def test_a_promotion_with_capture_en_passant_and_castling_update_exactly():
+    rng = np.random.default_rng(7)
+    arrays = random_arrays(rng)
+    game = Chess()
+    for fen, move in (("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", "b7a8q"),
+                      ("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", "e5d6"),
+                      ("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", "e1c1"),
+                      ("r3k2r/1P6/8/3pP3/8/8/8/R3K2R b KQkq - 0 1", "e8g8")):
+        state = position_from_fen(fen)
+        child = game.play(state, game.parse_move(state, move))
+        memory = network_memory(arrays)
+        stack = np.zeros((2, POSITION_SIZE), np.int64)
+        stack[0], stack[1] = to_row(state), to_row(child)
+        names = ("accumulators", "fresh", "changes", "counts", "inputs", "ft_weights",
+                 "ft_bias", "l1_weights", "l1_bias", "out_weights", "out_bias")
+        network_value(stack, 0, *(memory[name] for name in names))
+        assert memory["fresh"][0] == 1 and memory["fresh"][1] == 0
+        value = network_value(stack, 1, *(memory[name] for name in names))
+        assert value == evaluate_with(arrays, stack[1]), move
+
+
+def test_the_integer_network_follows_the_float_one_it_was_quantised_from():
+    rng = np.random.default_rng(3)
+    params = {"ft_weights": (rng.standard_normal((768, 16)) * 0.05).astype(np.float32),
+              "ft_bias": np.full(16, 0.31, np.float32),
+              "l1_weights": (rng.standard_normal((4, 32)) * 0.3).astype(np.float32),
+              "l1_bias": np.full(4, 0.1, np.float32),
+              "out_weights": (rng.standard_normal(4)).astype(np.float32),
+              "out_bias": np.array([0.05], np.float32)}
+    game = Chess()
+    state = game.initial_state()
+    rows = []
+    moves = random.Random(3)
+    for _ in range(30):
+        state = game.play(state, moves.choice(game.legal_moves(state)))
+        rows.append(to_row(state))
+    batch = np.array(rows)
+    mine, theirs = active_features(batch)
+    floats = float_output(params, mine, theirs) * OUTPUT_SCALE
+    integers = np.array([evaluate_with(quantise(params), row) for row in batch])
+    drift = np.abs(floats - integers)  # centipawns lost to rounding (weights at 1/255)
+    assert np.mean(drift) < 8 and np.max(drift) < 25
+
+
+def test_active_features_see_the_board_from_the_side_to_move():
+    white = to_row(position_from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1"))
+    black = to_row(position_from_fen("4k2r/8/8/8/8/8/8/4K3 b - - 0 1"))  # its mirror
+    mine_w, theirs_w = active_features(np.array([white]))
+    mine_b, theirs_b = active_features(np.array([black]))
+    assert sorted(mine_w[0]) == sorted(mine_b[0]) and sorted(theirs_w[0]) == sorted(theirs_b[0])
+    assert sorted(mine_w[0])[:3] == [3 * 64 + 7, 5 * 64 + 4, 384 + 5 * 64 + 60]
+
+
+def test_the_engine_evaluates_with_a_network_only_when_given_one(tmp_path):
+    engine = Engine(hash_mb=1, tables=None)
+    assert engine.network is None
+    start = Chess().initial_state()
+    hand = engine.think(start, Limit(depth=1))
+    path = tmp_path / "constant.nnue"
+    save(constant_network(80), path)
+    engine.use_network(path)
+    found = engine.think(start, Limit(depth=1))
+    assert found.score == -80  # every reply is valued 80 for the side then to move
+    engine.use_network(None)
+    assert engine.think(start, Limit(depth=1)).score == hand.score
+    engine.use_network(load(path, "chess"))
+    engine.resize(2)  # a new context takes the network too
+    assert engine.think(start, Limit(depth=2)).score == 80
+
+
+def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):
+    data = bytearray(to_bytes(NetworkFile("chess", random_arrays(np.random.default_rng(1)))))
+    assert from_bytes(bytes(data), "ok").accumulator == 16
+    with pytest.raises(NetworkFileError, match="for chess, not for xiangqi"):
+        from_bytes(bytes(data), "n", "xiangqi")
+    index = bytes(data).find(b"ft_weights.npy")
+    damaged = bytearray(data)
+    damaged[index + 400] ^= 0x55  # inside the stored (uncompressed) weights
+    with pytest.raises(NetworkFileError) as refused:
+        from_bytes(bytes(damaged), "damaged.nnue")
+    assert "\n" not in str(refused.value) and "damaged.nnue" in str(refused.value)
+    with pytest.raises(NetworkFileError, match="not a yipan network"):
+        from_bytes(bytes(data[:100]), "cut.nnue")
+    with pytest.raises(NetworkFileError, match="cannot read"):
+        load(tmp_path / "missing.nnue")
+    engine = Engine(hash_mb=1, tables=None)
+    (tmp_path / "bad.nnue").write_bytes(bytes(damaged))
+    with pytest.raises(NetworkFileError):
+        engine.use_network(tmp_path / "bad.nnue")
+    assert engine.network is None
+
+
+def test_uci_evalfile_loads_a_network_and_refuses_a_damaged_one_in_one_line(tmp_path):
+    from yipan.protocols.uci import UciEngine
+
+    good, bad = tmp_path / "constant.nnue", tmp_path / "bad.nnue"
+    save(constant_network(80), good)
+    bad.write_bytes(b"not a network")
+    lines: list[str] = []
+    uci = UciEngine(lines.append, hash_mb=1)
+    for line in ("uci", f"setoption name EvalFile value {bad}", "position startpos",
+                 f"setoption name EvalFile value {good}", "go depth 1"):
+        assert uci.handle(line) is True
+    assert uci.search_thread is not None
+    uci.search_thread.join(120)
+    assert "option name EvalFile type string default <empty>" in lines
+    refusals = [line for line in lines if line.startswith("info string setoption: EvalFile")]
+    assert len(refusals) == 1 and "bad.nnue is not a yipan network file" in refusals[0]
+    assert any(" depth 1 " in line and "score cp -80" in line for line in lines)
+
+
+def test_analyze_with_eval_file_uses_the_network_and_refuses_a_damaged_one(tmp_path, capsys):
+    from yipan.cli.main import main
+
+    good, bad = tmp_path / "constant.nnue", tmp_path / "bad.nnue"
+    save(constant_network(80), good)
+    bad.write_bytes(b"PK\x03\x04 damaged")
+    assert main(["analyze", "chess", "--eval-file", str(bad), "--depth", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "bad.nnue is not a yipan network file" in err and len(err.strip().splitlines()) == 1
+    assert main(["analyze", "chess", "--eval-file", str(good), "--depth", "2"]) == 0
+    assert "+0.80" in capsys.readouterr().out  # the constant network's value, white to move
