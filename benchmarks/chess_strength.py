@@ -3,7 +3,7 @@ to its own ``UCI_LimitStrength`` / ``UCI_Elo``, python-chess as the referee.
 
     PYTHONPATH=src python benchmarks/chess_strength.py [--ladder 1350,1600,1900]
         [--pairings 4000/120@1350,30000/60@1600] [--pairs N] [--stockfish PATH]
-        [--stockfish-nodes CAP] [--seed S]
+        [--stockfish-nodes CAP] [--seed S] [--first-opening K]
 
 A pairing is ``YIPAN@STOCKFISH``: yipan's side is either a ``UCI_Elo`` (its calibrated
 scale, ``yipan.protocols.strength.ANCHORS``) or a raw ``NODES/TEMPERATURE`` (a node budget
@@ -170,7 +170,7 @@ def elo_of(score: float) -> float:
 
 
 def measure(pairing: Pairing, stockfish: chess.engine.SimpleEngine, pairs: int,
-            cap: int, seed: int) -> tuple[list[float], Tally]:
+            cap: int, seed: int, first_opening: int) -> tuple[list[float], Tally]:
     """yipan's score of each game (1, 1/2, 0), in pairs (white, black) of one opening."""
     stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": pairing.stockfish_elo})
     limit = chess.engine.Limit(depth=stockfish_depth(pairing.stockfish_elo), nodes=cap)
@@ -181,7 +181,7 @@ def measure(pairing: Pairing, stockfish: chess.engine.SimpleEngine, pairs: int,
         elo = pairing.yipan_elo if pairing.yipan_elo is not None else yipan.options[
             "UCI_Elo"].min
         for index in range(pairs):
-            opening = OPENINGS[index % len(OPENINGS)]
+            opening = OPENINGS[(first_opening + index) % len(OPENINGS)]
             for yipan_white in (True, False):
                 yipan.configure({"UCI_LimitStrength": True, "UCI_Elo": elo,
                                  "Seed": seed + 2 * index + (0 if yipan_white else 1)})
@@ -232,6 +232,8 @@ def main() -> None:
                         help="Stockfish's node cap a move (its depth decides below it)")
     parser.add_argument("--pairs", type=int, default=10, help="pairs of games a pairing")
     parser.add_argument("--seed", type=int, default=1, help="yipan's first Seed")
+    parser.add_argument("--first-opening", type=int, default=0,
+                        help="the opening the first pair plays (0 to 19, then round)")
     args = parser.parse_args()
     pairings = read_pairings(args.ladder, args.pairings)
     if not pairings:
@@ -250,7 +252,7 @@ def main() -> None:
         lines = []
         for pairing in pairings:
             scores, tally = measure(pairing, stockfish, args.pairs, args.stockfish_nodes,
-                                    args.seed)
+                                    args.seed, args.first_opening)
             lines.append(summary(pairing, scores, tally))
             print(lines[-1], flush=True)
         print("\n".join(["", *lines]))
