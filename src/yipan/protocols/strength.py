@@ -37,8 +37,8 @@ class Anchor(NamedTuple):
 
 # ascending Elo; budgets never shrink and temperatures never rise along it
 ANCHORS: tuple[Anchor, ...] = (
-    Anchor(1350, 4_200, 118.0),
-    Anchor(1600, 6_000, 108.0),
+    Anchor(1350, 3_600, 123.0),
+    Anchor(1600, 6_700, 104.0),
     Anchor(1750, 12_000, 87.0),
     Anchor(1900, 95_000, 25.0),
     Anchor(2100, 200_000, 5.0),
