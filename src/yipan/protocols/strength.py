@@ -37,11 +37,11 @@ class Anchor(NamedTuple):
 
 # ascending Elo; budgets never shrink and temperatures never rise along it
 ANCHORS: tuple[Anchor, ...] = (
-    Anchor(1350, 3_600, 123.0),
+    Anchor(1350, 2_800, 130.0),
     Anchor(1600, 6_700, 104.0),
     Anchor(1750, 12_000, 87.0),
     Anchor(1900, 95_000, 25.0),
-    Anchor(2100, 200_000, 5.0),
+    Anchor(2000, 200_000, 5.0),
 )
 MIN_ELO = ANCHORS[0].elo
 MAX_ELO = ANCHORS[-1].elo
