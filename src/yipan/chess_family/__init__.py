@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..native import drop_stale_cache
 
-KERNEL_MODULES = ("search.py",)  # the kernels cached here
+KERNEL_MODULES = ("nnue.py", "search.py")  # the kernels cached here
 KERNEL_FILES = tuple(str(Path(__file__).with_name(name)) for name in KERNEL_MODULES)
 """The family's kernel files, by absolute path: a game's cache guard includes them, since its
 kernels compile the family's into themselves (``native.drop_stale_cache``)."""

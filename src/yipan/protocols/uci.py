@@ -19,8 +19,9 @@ A GUI (or cutechess, lichess-bot, python-chess) sends one command a line::
                                  option only says the GUI may send it),
                                  UCI_LimitStrength and UCI_Elo (a node budget and a
                                  weighted random choice among four lines: strength.py; the
-                                 Elo scale is provisional, not measured), Seed (of that
-                                 choice; 0: none), UCI_Variant
+                                 Elo scale is Stockfish 15.1's UCI_Elo, measured, and its
+                                 range is the measured one), Seed (of that choice; 0:
+                                 none), UCI_Variant
                                  (chess or xiangqi), and each variant's own (uci_variants):
                                  chess: OwnBook, BookFile (a Polyglot .bin, read through
                                  python-chess), TablebasePath (yipan's endgame tables;

@@ -12,6 +12,7 @@ import chess
 import chess.engine
 import pytest
 
+from yipan.protocols import strength
 from yipan.protocols.uci import UciEngine
 
 SRC = Path(__file__).resolve().parents[3] / "src"
@@ -243,8 +244,6 @@ def test_chess960_castling_is_the_king_taking_its_rook_only_in_chess960_mode(eng
 
 # -- playing weaker -------------------------------------------------------------------------------
 def test_strength_options_are_declared_with_their_ranges(engine):
-    from yipan.protocols import strength
-
     assert engine.options["UCI_LimitStrength"].type == "check"
     assert engine.options["UCI_LimitStrength"].default is False
     elo = engine.options["UCI_Elo"]
@@ -253,7 +252,7 @@ def test_strength_options_are_declared_with_their_ranges(engine):
 
 
 def test_a_weakened_engine_still_plays_legal_moves(engine):
-    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 800, "Seed": 3})
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": strength.MIN_ELO, "Seed": 3})
     try:
         board = chess.Board()
         for _ in range(8):
@@ -273,16 +272,15 @@ def nodes_searched(elo: int) -> int:
 
 
 def test_a_lower_elo_searches_fewer_nodes():
-    from yipan.protocols import strength
-
-    low, high = nodes_searched(800), nodes_searched(1600)
-    assert low <= strength.node_budget(800) < high <= strength.node_budget(1600)
+    weakest, strongest = strength.MIN_ELO, strength.MAX_ELO
+    low, high = nodes_searched(weakest), nodes_searched(strongest)
+    assert low <= strength.node_budget(weakest) < high <= strength.node_budget(strongest)
 
 
 def test_a_seed_makes_the_weak_choices_repeat():
     def moves(seed: int) -> list[str]:
         lines = run_session("setoption name UCI_LimitStrength value true",
-                            "setoption name UCI_Elo value 800",
+                            f"setoption name UCI_Elo value {strength.MIN_ELO}",
                             f"setoption name Seed value {seed}", "position startpos",
                             *["go nodes 5000", "ucinewgame"] * 6)
         return [line.split()[1] for line in lines if line.startswith("bestmove")]
@@ -294,8 +292,6 @@ def test_a_seed_makes_the_weak_choices_repeat():
 def test_the_weighted_choice_prefers_the_better_lines():
     import random
     from dataclasses import dataclass
-
-    from yipan.protocols import strength
 
     @dataclass
     class Line:

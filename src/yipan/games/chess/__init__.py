@@ -7,7 +7,7 @@ from pathlib import Path
 from ...chess_family import KERNEL_FILES as FAMILY_KERNELS
 from ...native import drop_stale_cache
 
-KERNEL_MODULES = ("bits.py", "board.py", "evaluation.py", "search.py", "retrograde.py")
+KERNEL_MODULES = ("bits.py", "board.py", "evaluation.py", "nnue.py", "search.py", "retrograde.py")
 # before any kernel module is imported; the family's kernels are compiled into ours, so a
 # change to them makes ours stale too
 drop_stale_cache(Path(__file__).parent, (*KERNEL_MODULES, *FAMILY_KERNELS))
