@@ -53,7 +53,7 @@ def test_analyze_finds_a_mate_and_reports_it_in_san(capsys):
     assert data["move"] == "g3g6" and data["outcome"] == "win"
     assert data["extra"]["san"] == "Qg6" and data["extra"]["pv_san"][:3] == ["Qg6", "fxg6",
                                                                            "Nxg6#"]
-    assert data["description"] == "win in 3"
+    assert data["description"] == "mate in 2"  # three plies: mate on its second move
 
 
 def test_solve_says_when_no_mate_is_found(capsys):
