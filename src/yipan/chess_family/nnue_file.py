@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..core import YipanError
-from ..core.files import FileRefusedError, read_capped, write_atomically
+from ..core.files import FileRefusedError, read_capped, unpack_npz, write_atomically
 
 FORMAT = "yipan-nnue"
 VERSION = 1
@@ -109,11 +109,7 @@ def load(path: str | Path, game: str | None = None) -> NetworkFile:
 
 def from_bytes(data: bytes, name: str = "network", game: str | None = None) -> NetworkFile:
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as packed:
-            if sum(member.file_size for member in packed.infolist()) > MAX_FILE:
-                raise ValueError("its arrays are too large unpacked")
-        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            arrays = {key: archive[key] for key in archive.files}
+        arrays = unpack_npz(data, MAX_FILE)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as error:
         raise NetworkFileError(f"{name} is not a yipan network file (or it is damaged: "
                                f"{str(error)[:80]})") from None

@@ -15,9 +15,11 @@ that never ends is refused in one line, never read forever.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
@@ -203,6 +205,21 @@ def describe_size(count: int) -> str:
         if count >= size and count % size == 0:
             return f"{count // size} {unit}"
     return f"{count:,} bytes"
+
+
+def unpack_npz(data: bytes, limit: int) -> dict[str, Any]:
+    """The arrays of an npz archive held in memory, its unpacked size read before any array is
+    unpacked (a small file can unpack to gigabytes). Raises ValueError for one too large, and
+    OSError, EOFError, zipfile.BadZipFile or KeyError for one that is not an npz archive."""
+    import numpy as np  # here: listing games and checking files need no numpy
+
+    with zipfile.ZipFile(io.BytesIO(data)) as packed:
+        unpacked = sum(member.file_size for member in packed.infolist())
+    if unpacked > limit:
+        raise ValueError(f"its arrays would take {unpacked:,} bytes unpacked, more than "
+                         f"{describe_size(limit)}")
+    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+        return {key: archive[key] for key in archive.files}
 
 
 def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:

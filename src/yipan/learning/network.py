@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..core import YipanError
-from ..core.files import FileRefusedError, describe_size, read_capped, write_atomically
+from ..core.files import FileRefusedError, read_capped, unpack_npz, write_atomically
 
 FORMAT = "yipan-network"
 VERSION = 1
@@ -194,13 +194,7 @@ def load(path: str | Path, game: Any = None) -> Network:
 
 def from_bytes(data: bytes, name: str = "network", game: Any = None) -> Network:
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as packed:  # sizes read before unpacking any
-            unpacked = sum(member.file_size for member in packed.infolist())
-        if unpacked > MAX_FILE:
-            raise ValueError(f"its arrays would take {unpacked:,} bytes unpacked, more than "
-                             f"{describe_size(MAX_FILE)}")
-        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            arrays = {key: archive[key] for key in archive.files}
+        arrays = unpack_npz(data, MAX_FILE)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as error:
         raise CorruptNetworkError(f"{name} is not a yipan network file (or it is damaged: "
                                   f"{str(error)[:80]})") from None
