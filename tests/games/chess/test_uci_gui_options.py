@@ -206,7 +206,11 @@ def test_go_ponder_answers_only_after_ponderhit_or_stop(compiled, ending):
     board = chess.Board()
     for move in ("e2e4", "e7e5", words[1]):
         board.push_uci(move)
-    assert words[2] == "ponder" and chess.Move.from_uci(words[3]) in board.legal_moves
+    # a search stopped inside a depth that had just raised a new best move knows no reply to
+    # it yet: UCI then allows a bestmove without ponder; a ponder move given must be legal
+    assert words[2:3] in ([], ["ponder"]) and len(words) in (2, 4)
+    if len(words) == 4:
+        assert chess.Move.from_uci(words[3]) in board.legal_moves
     assert not any(line.startswith("info string") for line in out.lines)
 
 
