@@ -1,7 +1,7 @@
 """The pattern board against the rules: the threats it reads from its tables (fives, fours,
-open fours, renju's forbidden points) are what the rules (``Gomoku.has_five``, ``RenjuBoard``)
-say of the stones, under every rule, on random positions and on positions built around a
-line."""
+open fours, open threes, renju's forbidden points) are what the rules (``Gomoku.has_five``,
+``Gomoku.five_cells``, ``RenjuBoard``) say of the stones, under every rule, on random
+positions and on positions built around a line."""
 
 from __future__ import annotations
 
@@ -14,18 +14,23 @@ from hypothesis import strategies as st
 from yipan.games.gomoku import Gomoku, Stones
 from yipan.games.gomoku.board import (
     EMPTY,
+    L_DOUBLE_THREE,
     L_FIVE,
     L_FORBIDDEN,
     L_FOUR,
     L_FOUR_THREE,
+    L_NONE,
     L_OPEN_FOUR,
+    L_THREE,
     Board,
     initialise,
     new_board,
     place,
     remove,
 )
-from yipan.games.gomoku.patterns import FOUR, FOUR_FOUR, OPEN_FOUR, OVERLINE
+from yipan.games.gomoku.patterns import FOUR, FOUR_FOUR, OPEN_FOUR, OPEN_THREE, OVERLINE
+from yipan.games.gomoku.renju import BLACK, RenjuBoard
+from yipan.games.gomoku.renju import EMPTY as NO_STONE
 from yipan.games.gomoku.rules import RULES
 
 SIZE = 9
@@ -185,3 +190,78 @@ def test_stones_placed_and_taken_back_in_any_order_leave_the_board_of_the_stones
     initialise(scratch)
     for name in ("keys", "shapes", "level", "level_count", "value", "total"):
         assert np.array_equal(getattr(board, name), getattr(scratch, name)), name
+
+
+def open_three_by_the_rules(game: Gomoku, stones: dict[tuple[int, int], int], colour: int,
+                            x: int, y: int, dx: int, dy: int) -> bool:
+    """Whether a stone of ``colour`` on the empty (x, y) makes an open three along (dx, dy),
+    read from the rules' winning fives (``Gomoku.five_cells``) of the stones on that line
+    alone: the stone makes no five and no four through (x, y) there, and one more stone on
+    the line makes an open four through it (two or more points then complete a winning five
+    through it). Renju's black is ``open_three_for_renju_black``."""
+    line = [(x + k * dx, y + k * dy) for k in range(-SIZE, SIZE + 1)]
+    line = [(a, b) for a, b in line if 0 <= a < SIZE and 0 <= b < SIZE]
+    near = [r for r in line if max(abs(r[0] - x), abs(r[1] - y)) <= 4 and r != (x, y)]
+    if sum(stones.get(r) == colour for r in near) < 2:
+        return False  # a five through (x, y) needs two of its stones there already
+    bit = {r: 1 << game.bit(game.point(*r)) for r in line}
+    mine = sum(bit[r] for r in line if stones.get(r) == colour) | bit[(x, y)]
+    theirs = sum(bit[r] for r in line if stones.get(r) == 1 - colour)
+    empty = [r for r in near if r not in stones]
+
+    def five_through(own: int) -> bool:
+        state = Stones(own, theirs) if colour == 0 else Stones(theirs, own)
+        return bool(game.five_cells(state, colour) & bit[(x, y)])
+
+    if five_through(mine) or any(five_through(mine | bit[r]) for r in empty):
+        return False  # a five or a four, not a three
+    return any(sum(five_through(mine | bit[p] | bit[r]) for r in empty if r != p) >= 2
+               for p in empty)
+
+
+@settings(max_examples=80, deadline=None)
+@given(positions)
+def test_open_threes_on_the_board_are_the_rules_open_threes(position):
+    """For each colour, empty point and line: the board's shape there is an open three
+    exactly when the rules say a stone there makes one (renju's black: a three of
+    ``RenjuBoard``, whose straight four may need a forbidden point, as the board's threes do:
+    so the board's threes are a superset of the threes renju counts against black); and the
+    cell's level counts those lines (one three, a double three, a four-three; renju's black
+    on two threes: forbidden, more often than the rules, which the forbidden-point test
+    bounds from the other side)."""
+    rule, seed, count, crowded = position
+    game = Gomoku(SIZE, rule)
+    stones = random_stones(random.Random(seed), game, count, crowded)
+    board = board_of(rule, stones)
+    referee = game.renju_board(state_of(game, stones)) if rule == "renju" else None
+    for colour in (0, 1):
+        for x, y in {(x, y) for x in range(SIZE) for y in range(SIZE)} - set(stones):
+            cell = cell_of(board, x, y)
+            threes = 0
+            for d, (dx, dy) in enumerate(LINES):
+                if referee is not None and colour == 0:
+                    expected = open_three_for_renju_black(referee, x, y, d)
+                else:
+                    expected = open_three_by_the_rules(game, stones, colour, x, y, dx, dy)
+                found = board.shapes[colour, cell, d] == OPEN_THREE
+                assert found == expected, (rule, colour, (x, y), (dx, dy), stones)
+                threes += expected
+            level = int(board.level[colour, cell])
+            if level in (L_NONE, L_THREE, L_DOUBLE_THREE):
+                assert level == (L_NONE, L_THREE, L_DOUBLE_THREE)[min(threes, 2)], \
+                    (rule, colour, (x, y), level, threes)
+            elif level in (L_FOUR, L_FOUR_THREE):
+                assert (level == L_FOUR_THREE) == (threes > 0), (rule, colour, (x, y), level)
+            if referee is not None and colour == 0 and threes >= 2:
+                assert level in (L_FIVE, L_FORBIDDEN), ((x, y), level, stones)
+
+
+def open_three_for_renju_black(referee: RenjuBoard, x: int, y: int, d: int) -> bool:
+    """Renju's three for black through the empty (x, y) along the ``d``-th line: points that
+    make a straight four (forbidden or not: ``RenjuBoard.three_points``)."""
+    point = referee.index(x, y)
+    referee.cells[point] = BLACK
+    try:
+        return bool(referee.three_points(point, referee.steps[d]))
+    finally:
+        referee.cells[point] = NO_STONE
