@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python benchmarks/book_cost.py [--plies 4,6,8] [--samples 6]
         [--node-limit 40000000] [--unit-plies 8] [--units 2] [--seed 2026]
+        [--table-bits 23,26]
 
 The book builder (``yipan book build connect4 --depth D``) solves every position at ply D
 exactly (the shallower plies follow from them in moments), so a book of depth D costs
@@ -16,7 +17,10 @@ unsolved samples is a lower bound (printed with ">=").
 
 For ``--unit-plies``, whole units of the builder (``solve_unit`` on ``--units`` units drawn
 from ``units_of``: siblings solved exactly with one shared table, no limit) are timed too:
-the cost a cluster pays per unit, and the projection from it.
+the cost a cluster pays per unit, and the projection from it. With ``--table-bits``, each
+chosen unit is solved once per table size (2^bits slots, one table shared by the unit's
+positions, sizes taken in turn unit by unit) and the CPU seconds of each size are printed
+with their ratio to the first: what a larger table buys the builder (``UNIT_TABLE_BITS``).
 
 The sample is small and the cost of a position varies by orders of magnitude (a few hard
 positions dominate the mean): the projection is an order of magnitude, not a quote.
@@ -34,7 +38,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from yipan.games.connect4 import ConnectFour  # noqa: E402
-from yipan.games.connect4.book import UNIT_SIZE, positions_at, solve_unit, units_of  # noqa: E402
+from yipan.games.connect4.book import (  # noqa: E402
+    UNIT_SIZE,
+    positions_at,
+    solve_unit,
+    units_of,
+)
+from yipan.games.connect4.rules import Position  # noqa: E402
 from yipan.games.connect4.solver import Solver  # noqa: E402
 
 
@@ -46,6 +56,8 @@ def main() -> int:
     parser.add_argument("--unit-plies", default="")
     parser.add_argument("--units", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--table-bits", default="",
+                        help="compare whole units solved with these table sizes (e.g. 23,26)")
     args = parser.parse_args()
     game = ConnectFour()
     solver = Solver(game)
@@ -55,7 +67,7 @@ def main() -> int:
           f"(CPU time)")
     print(f"{'ply':>3} {'positions':>10} {'solved':>7} {'mean s':>8} {'max s':>8} "
           f"{'nodes/s':>11} {'CPU-hours':>10}")
-    for ply in [int(p) for p in args.plies.split(",")]:
+    for ply in [int(p) for p in args.plies.split(",") if p]:
         layer = positions_at(game, ply)
         sample = rng.sample(layer, min(args.samples, len(layer)))
         seconds: list[float] = []
@@ -76,6 +88,9 @@ def main() -> int:
         layer = positions_at(game, ply)
         units = units_of(layer, UNIT_SIZE)
         chosen = rng.sample(units, min(args.units, len(units)))
+        if args.table_bits:
+            compare_tables(game, ply, chosen, [int(b) for b in args.table_bits.split(",")])
+            continue
         start = time.process_time()
         for unit in chosen:
             solve_unit(game.width, game.height, unit)
@@ -86,6 +101,28 @@ def main() -> int:
               f"{seconds / count:.3f} a position; the ply: "
               f"{len(layer) * seconds / count / 3600:.1f} CPU-hours", flush=True)
     return 0
+
+
+def compare_tables(game: ConnectFour, ply: int, units: list[list[tuple]], sizes: list[int]
+                   ) -> None:
+    """Each unit solved as the builder does (one table for its positions) once per size."""
+    solvers = {bits: Solver(game, table_bits=bits) for bits in sizes}
+    seconds = dict.fromkeys(sizes, 0.0)
+    nodes = dict.fromkeys(sizes, 0)
+    for unit in units:
+        for bits, solver in solvers.items():
+            solver.warm_up()  # also empties the table: each unit starts from an empty one
+            start = time.process_time()
+            for fields in unit:
+                nodes[bits] += solver.solve(Position(*fields)).nodes
+            seconds[bits] += time.process_time() - start
+    count = sum(len(unit) for unit in units)
+    first = sizes[0]
+    for bits in sizes:
+        print(f"ply {ply}, {len(units)} units ({count} positions), table 2^{bits}: "
+              f"{seconds[bits]:.1f} CPU-s, {nodes[bits]:,} nodes; "
+              f"{seconds[bits] / max(1e-9, seconds[first]):.2f}x the CPU time of 2^{first}",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -51,6 +51,10 @@ MAGIC = b"YIPANC4\x02"
 MAX_HEADER = 1024  # bytes: the header is five small fields
 MAX_BOOK_BYTES = 4 << 30  # nine bytes a position: books to ply 16 and beyond
 UNIT_SIZE = 64  # positions per unit of work: siblings share a table, so not too few
+# A unit's table on the full board: 2^26 slots (512 MB) let 64 neighbours at ply 8 share
+# their subtrees; with the solver's 2^23 a hard unit cost 1.35x the CPU time
+# (benchmarks/book_cost.py --table-bits). Smaller boards keep the solver's default.
+UNIT_TABLE_BITS = 26
 
 
 @dataclass(frozen=True)
@@ -209,7 +213,9 @@ def solve_unit(width: int, height: int, positions: list[tuple[int, int, int]]
     game = ConnectFour(width, height)
     solver = _WORKER_SOLVERS.get((width, height))
     if solver is None:
-        solver = _WORKER_SOLVERS[(width, height)] = Solver(game)
+        bits = UNIT_TABLE_BITS if game.cells >= 42 else None
+        solver = _WORKER_SOLVERS[(width, height)] = Solver(game) if bits is None \
+            else Solver(game, table_bits=bits)
     out = []
     for current, mask, moves in positions:
         position = Position(current, mask, moves)
