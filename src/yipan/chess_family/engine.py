@@ -39,6 +39,7 @@ from .search import (
     MAX_HISTORY,
     MAX_NODES,
     MAX_PLY,
+    MOVE_MASK,
     NODES,
     SELDEPTH,
     STOP,
@@ -308,6 +309,19 @@ class FamilyEngine:
             pv = (move,)
         return Iteration(depth=depth - 1, score=int(ctx.control[BEST_SCORE]), pv=pv,
                          **self._figures(start))
+
+    def table_reply(self, state: Any, move: int) -> int | None:
+        """The table's move for the position after ``move``, when it is legal there (None:
+        the table holds none). A depth stopped just after a new best move leaves a line of
+        one move; the reply the last search stored is then the move a GUI ponders on."""
+        child = self.game.play(state, move)
+        key = int(child.key)
+        ctx = self.ctx
+        slot = key & (ctx.table_keys.shape[0] - 1)
+        if int(ctx.table_keys[slot]) != key:
+            return None
+        reply = int(ctx.table_entries[slot]) & MOVE_MASK
+        return reply if reply in self.legal_moves(child) else None
 
     def last_of(self, iterations: Iterable[Iteration], allowed: Iterable[int],
                 on_iteration: Callable[[Iteration], None] | None = None) -> Iteration | None:

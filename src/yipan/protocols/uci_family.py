@@ -491,8 +491,8 @@ class EngineProtocol:
                                  "move is played")
             return self.best_line(moves[0], None, None, go)
         self.finished(found)
-        return self.best_line(found.move, found.pv[1] if len(found.pv) > 1 else None,
-                              found.score, go)
+        return self.best_line(found.move, self.variant.ponder_move(state, found), found.score,
+                              go)
 
     def _think_lines(self, state: Any, moves: tuple[int, ...], limit: Limit,
                      soft: float | None, count: int) -> list[Any]:

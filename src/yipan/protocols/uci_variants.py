@@ -123,6 +123,13 @@ class Variant:
         all); None when the position has no move."""
         raise NotImplementedError
 
+    def ponder_move(self, state: Any, found: Any) -> int | None:
+        """The move to ponder on after ``found``'s: its line's second, else the table's
+        reply (a depth stopped at a new best move leaves a line of one move)."""
+        if len(found.pv) > 1:
+            return int(found.pv[1])
+        return self.engine.table_reply(state, found.move)
+
     def warm_up(self) -> None:
         self.engine.warm_up()
 

@@ -206,12 +206,36 @@ def test_go_ponder_answers_only_after_ponderhit_or_stop(compiled, ending):
     board = chess.Board()
     for move in ("e2e4", "e7e5", words[1]):
         board.push_uci(move)
-    # a search stopped inside a depth that had just raised a new best move knows no reply to
-    # it yet: UCI then allows a bestmove without ponder; a ponder move given must be legal
+    # a search stopped inside a depth that had just raised a new best move ponders on the
+    # table's reply to it; where the table holds none, UCI allows a bestmove without ponder;
+    # a ponder move given must be legal
     assert words[2:3] in ([], ["ponder"]) and len(words) in (2, 4)
     if len(words) == 4:
         assert chess.Move.from_uci(words[3]) in board.legal_moves
     assert not any(line.startswith("info string") for line in out.lines)
+
+
+def test_a_line_of_one_move_ponders_on_the_tables_reply(compiled):
+    """A depth stopped at a new best move leaves a line of one move: the reply the search
+    stored for the position after it is pondered on, when it is legal there."""
+    from dataclasses import replace
+
+    from yipan.core import Limit
+
+    uci = UciEngine(Transcript(), hash_mb=1)
+    engine = uci.variant.engine
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    state = uci.variant.new_game(board.fen()).initial_state()
+    found = engine.think(state, Limit(depth=5))
+    assert found is not None and len(found.pv) > 1
+    cut = replace(found, pv=found.pv[:1])
+    reply = uci.variant.ponder_move(state, cut)
+    assert reply is not None
+    board.push_uci(uci.variant.move_text(found.move))
+    assert chess.Move.from_uci(uci.variant.move_text(reply)) in board.legal_moves
+    assert uci.variant.ponder_move(state, found) == found.pv[1]
+    engine.clear()  # nothing stored: no reply is made up
+    assert uci.variant.ponder_move(state, cut) is None
 
 
 def test_a_bad_ponder_value_is_refused_with_a_note():
