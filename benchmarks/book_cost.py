@@ -2,7 +2,7 @@
 
     PYTHONPATH=src python benchmarks/book_cost.py [--plies 4,6,8] [--samples 6]
         [--node-limit 40000000] [--unit-plies 8] [--units 2] [--seed 2026]
-        [--table-bits 23,26]
+        [--tables 23,26,26+etc]
 
 The book builder (``yipan book build connect4 --depth D``) solves every position at ply D
 exactly (the shallower plies follow from them in moments), so a book of depth D costs
@@ -17,10 +17,11 @@ unsolved samples is a lower bound (printed with ">=").
 
 For ``--unit-plies``, whole units of the builder (``solve_unit`` on ``--units`` units drawn
 from ``units_of``: siblings solved exactly with one shared table, no limit) are timed too:
-the cost a cluster pays per unit, and the projection from it. With ``--table-bits``, each
-chosen unit is solved once per table size (2^bits slots, one table shared by the unit's
-positions, sizes taken in turn unit by unit) and the CPU seconds of each size are printed
-with their ratio to the first: what a larger table buys the builder (``UNIT_TABLE_BITS``).
+the cost a cluster pays per unit, and the projection from it. With ``--tables``, each chosen
+unit is solved once per solver setting (``BITS`` for a table of 2^BITS slots, ``+etc`` for
+enhanced transposition cut-offs; one table shared by the unit's positions, the settings
+taken in turn unit by unit) and the CPU seconds of each are printed with their ratio to the
+first: what the builder's ``UNIT_TABLE_BITS`` and ``UNIT_FLAGS`` buy.
 
 The sample is small and the cost of a position varies by orders of magnitude (a few hard
 positions dominate the mean): the projection is an order of magnitude, not a quote.
@@ -37,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from yipan.games.connect4 import ConnectFour  # noqa: E402
+from yipan.games.connect4 import ConnectFour, kernel  # noqa: E402
 from yipan.games.connect4.book import (  # noqa: E402
     UNIT_SIZE,
     positions_at,
@@ -56,8 +57,8 @@ def main() -> int:
     parser.add_argument("--unit-plies", default="")
     parser.add_argument("--units", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--table-bits", default="",
-                        help="compare whole units solved with these table sizes (e.g. 23,26)")
+    parser.add_argument("--tables", default="",
+                        help="compare whole units solved with these settings (e.g. 23,26+etc)")
     args = parser.parse_args()
     game = ConnectFour()
     solver = Solver(game)
@@ -88,8 +89,8 @@ def main() -> int:
         layer = positions_at(game, ply)
         units = units_of(layer, UNIT_SIZE)
         chosen = rng.sample(units, min(args.units, len(units)))
-        if args.table_bits:
-            compare_tables(game, ply, chosen, [int(b) for b in args.table_bits.split(",")])
+        if args.tables:
+            compare_tables(game, ply, chosen, args.tables.split(","))
             continue
         start = time.process_time()
         for unit in chosen:
@@ -103,25 +104,29 @@ def main() -> int:
     return 0
 
 
-def compare_tables(game: ConnectFour, ply: int, units: list[list[tuple]], sizes: list[int]
+def compare_tables(game: ConnectFour, ply: int, units: list[list[tuple]], settings: list[str]
                    ) -> None:
-    """Each unit solved as the builder does (one table for its positions) once per size."""
-    solvers = {bits: Solver(game, table_bits=bits) for bits in sizes}
-    seconds = dict.fromkeys(sizes, 0.0)
-    nodes = dict.fromkeys(sizes, 0)
+    """Each unit solved as the builder does (one table for its positions) once per setting."""
+    solvers = {}
+    for setting in settings:
+        bits, _, option = setting.partition("+")
+        solvers[setting] = Solver(game, table_bits=int(bits),
+                                  flags=kernel.ETC if option == "etc" else 0)
+    seconds = dict.fromkeys(settings, 0.0)
+    nodes = dict.fromkeys(settings, 0)
     for unit in units:
-        for bits, solver in solvers.items():
+        for setting, solver in solvers.items():
             solver.warm_up()  # also empties the table: each unit starts from an empty one
             start = time.process_time()
             for fields in unit:
-                nodes[bits] += solver.solve(Position(*fields)).nodes
-            seconds[bits] += time.process_time() - start
+                nodes[setting] += solver.solve(Position(*fields)).nodes
+            seconds[setting] += time.process_time() - start
     count = sum(len(unit) for unit in units)
-    first = sizes[0]
-    for bits in sizes:
-        print(f"ply {ply}, {len(units)} units ({count} positions), table 2^{bits}: "
-              f"{seconds[bits]:.1f} CPU-s, {nodes[bits]:,} nodes; "
-              f"{seconds[bits] / max(1e-9, seconds[first]):.2f}x the CPU time of 2^{first}",
+    first = settings[0]
+    for setting in settings:
+        print(f"ply {ply}, {len(units)} units ({count} positions), table {setting}: "
+              f"{seconds[setting]:.1f} CPU-s, {nodes[setting]:,} nodes; "
+              f"{seconds[setting] / max(1e-9, seconds[first]):.2f}x the CPU time of {first}",
               flush=True)
 
 

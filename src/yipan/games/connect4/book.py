@@ -42,6 +42,7 @@ import numpy as np
 from ...books.book import CorruptBookError
 from ...core import YipanError
 from ...core.files import FileRefusedError, read_capped, write_atomically
+from . import kernel
 from .rules import ConnectFour, Position, check_size, has_four
 
 if TYPE_CHECKING:
@@ -51,10 +52,12 @@ MAGIC = b"YIPANC4\x02"
 MAX_HEADER = 1024  # bytes: the header is five small fields
 MAX_BOOK_BYTES = 4 << 30  # nine bytes a position: books to ply 16 and beyond
 UNIT_SIZE = 64  # positions per unit of work: siblings share a table, so not too few
-# A unit's table on the full board: 2^26 slots (512 MB) let 64 neighbours at ply 8 share
-# their subtrees; with the solver's 2^23 a hard unit cost 1.35x the CPU time
-# (benchmarks/book_cost.py --table-bits). Smaller boards keep the solver's default.
+# A unit's solver on the full board: 2^26 slots (512 MB) let 64 neighbours at ply 8 share
+# their subtrees, and enhanced transposition cut-offs pay in such deep searches (the
+# solver's defaults suit the short searches of a game); benchmarks/book_cost.py --tables
+# compares them on whole units. Smaller boards keep the solver's defaults.
 UNIT_TABLE_BITS = 26
+UNIT_FLAGS = kernel.ETC
 
 
 @dataclass(frozen=True)
@@ -213,9 +216,9 @@ def solve_unit(width: int, height: int, positions: list[tuple[int, int, int]]
     game = ConnectFour(width, height)
     solver = _WORKER_SOLVERS.get((width, height))
     if solver is None:
-        bits = UNIT_TABLE_BITS if game.cells >= 42 else None
-        solver = _WORKER_SOLVERS[(width, height)] = Solver(game) if bits is None \
-            else Solver(game, table_bits=bits)
+        solver = _WORKER_SOLVERS[(width, height)] = \
+            Solver(game, table_bits=UNIT_TABLE_BITS, flags=UNIT_FLAGS) if game.cells >= 42 \
+            else Solver(game)
     out = []
     for current, mask, moves in positions:
         position = Position(current, mask, moves)
