@@ -92,31 +92,6 @@ def test_a_seed_comes_from_the_injected_generator_and_is_never_zero():
 
 # -- sorting -------------------------------------------------------------------------------------
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(-(1 << 45), 1 << 45) | st.integers(-3, 3), max_size=40),
-       st.integers(0, 45), st.sampled_from([np.int64, np.int32]))
-def test_insert_sorted_keeps_the_best_in_a_stable_order(keys, capacity, item_type):
-    """Items 0, 1, 2, ... arrive with their keys; the entries end as the first ``capacity``
-    of a stable sort by decreasing key."""
-    items = np.zeros(capacity, item_type)
-    stored = np.zeros(capacity, np.int64)
-    count = 0
-    for item, key in enumerate(keys):
-        count = native.insert_sorted(items, stored, count, capacity, item, key)
-    expected = sorted(range(len(keys)), key=lambda i: -keys[i])[:capacity]
-    assert count == len(expected)
-    assert list(items[:count]) == expected
-    assert list(stored[:count]) == [keys[i] for i in expected]
-
-
-def test_insert_sorted_leaves_out_what_is_not_above_the_last_when_full():
-    items, keys = np.zeros(2, np.int64), np.zeros(2, np.int64)
-    count = 0
-    for item, key in ((10, 5), (11, 7), (12, 5), (13, 6)):
-        count = native.insert_sorted(items, keys, count, 2, item, key)
-    assert count == 2 and list(items) == [11, 13] and list(keys) == [7, 6]
-
-
-@settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 1 << 40) | st.integers(0, 3), max_size=40), st.integers(0, 45))
 def test_insert_key_keeps_the_best_keys_with_their_items_in_a_stable_order(scores, capacity):
     """Items 0, 1, 2, ... arrive with their scores, packed as ``score * 64 + 63 - item``:

@@ -26,9 +26,9 @@ a variable assigned both an int64 and a uint64 silently becomes a float.
 
 Sorting
 -------
-``insert_sorted`` is one step of a bounded insertion sort, the move ordering of the search
+``insert_key`` is one step of a bounded insertion sort, the move ordering of the search
 kernels: candidates arrive one by one and the best ``capacity`` are kept in order of key.
-``insert_key`` is the same for keys that carry their item, one array instead of two.
+Each key carries its item, so one array is shifted, not two.
 
 The helpers are ``inline="always"``: numba copies them into each caller, so a call costs no
 call and no reference counting of the arrays passed (measured on the Connect Four solver).
@@ -90,40 +90,16 @@ def random_below(state: np.uint64, n: int) -> tuple[np.uint64, int]:
 
 # -- sorting -------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def insert_sorted(items: np.ndarray, keys: np.ndarray, count: int, capacity: int, item: int,
-                  key: int) -> int:
-    """Insert ``item`` with ``key`` into the first ``count`` entries of ``items`` and ``keys``;
-    returns the new count.
-
-    Contract (``0 <= count <= capacity <= len(items) == len(keys)``): the entries stay in order
-    of *non-increasing* key, and an item goes after those of equal key, so ties keep the order
-    in which items arrived. At most ``capacity`` entries are kept: when they are full, an item
-    whose key is not above the last one's is left out, else the last entry is dropped. Called
-    once per candidate, it leaves the ``capacity`` best candidates sorted, as
-    ``sorted(candidates, key=lambda c: -key(c))[:capacity]`` would (a stable sort). For
-    ascending order, pass ``-key``.
-    """
-    if count >= capacity:
-        if capacity <= 0 or key <= keys[capacity - 1]:
-            return capacity
-        i = capacity - 1
-    else:
-        i = count
-        count += 1
-    while i > 0 and keys[i - 1] < key:
-        items[i] = items[i - 1]
-        keys[i] = keys[i - 1]
-        i -= 1
-    items[i] = item
-    keys[i] = key
-    return count
-
-
-@njit(cache=True, inline="always")
 def insert_key(keys: np.ndarray, count: int, capacity: int, key: int) -> int:
-    """``insert_sorted`` for keys that carry their item (as ``score * n + n - 1 - arrival``,
-    the item kept aside by arrival: ties then keep the order of arrival): one array to shift
-    instead of two, which is what a long move list spends its time on (``benchmarks/gomoku.py``)."""
+    """Insert ``key`` into the first ``count`` entries of ``keys``; returns the new count.
+
+    A key carries its item (as ``score * n + n - 1 - arrival``: ties then keep the order of
+    arrival), so one array is shifted, not two: what a long move list spends its time on
+    (``benchmarks/gomoku.py``). Contract (``0 <= count <= capacity <= len(keys)``): the
+    entries stay in non-increasing order; at most ``capacity`` are kept: when they are full, a
+    key not above the last is left out, else the last is dropped. Called once per candidate,
+    it leaves the ``capacity`` largest keys sorted, as ``sorted(keys, reverse=True)[:capacity]``.
+    """
     if count >= capacity:
         if capacity <= 0 or key <= keys[capacity - 1]:
             return capacity
