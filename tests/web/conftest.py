@@ -5,9 +5,11 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
@@ -82,3 +84,54 @@ def browser() -> Iterator:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+WAIT = 60_000  # ms: generous, the machine may be busy; a wait only ends early on success
+
+
+@contextmanager
+def opened_pages(browser: Any, *, console_errors: bool = False
+                 ) -> Iterator[Callable[..., Any]]:
+    """``open(url, viewport, ready)``: a new page at ``url``, returned once ``ready(page)``
+    has returned. When the block ends the pages close, and it fails if a script raised on any
+    of them (with ``console_errors``, also if one logged an error: a 4xx answer the page
+    shows is not one)."""
+    pages = []
+    errors: list[str] = []
+
+    def open_page(url: str, viewport: dict, ready: Callable[[Any], None]) -> Any:
+        page = browser.new_page(viewport=viewport)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        if console_errors:
+            page.on("console", lambda message: errors.append(message.text)
+                    if message.type == "error"
+                    and not message.text.startswith("Failed to load resource") else None)
+        page.goto(url)
+        ready(page)
+        pages.append(page)
+        return page
+
+    yield open_page
+    for page in pages:
+        page.close()
+    assert errors == [], f"script errors on the page: {errors}"
+
+
+def board_drawn(selector: str = "svg.board, pre.text-board") -> Callable[[Any], None]:
+    """A ``ready`` for ``opened_pages``: the game page's board is on the page."""
+    return lambda page: page.wait_for_selector(selector, timeout=WAIT)
+
+
+def wait_for_turn(page: Any) -> str:
+    """Wait until it is the human's move or the game is over; return the status text."""
+    page.wait_for_function(
+        "() => { const s = document.getElementById('status');"
+        " return s.className === 'over' || s.textContent.startsWith('Your move'); }",
+        timeout=WAIT)
+    return page.locator("#status").inner_text()
+
+
+def url_moves(page: Any) -> list[str]:
+    """The moves the page's address holds."""
+    query = parse_qs(urlparse(page.url).query)
+    return [move for move in query.get("moves", [""])[0].split() if move]

@@ -9,15 +9,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import httpx
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+from .conftest import CHROMIUM, WAIT, board_drawn, opened_pages, url_moves, wait_for_turn
+
 LAPTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
-WAIT = 60_000  # ms: generous, the machine may be busy; a wait only ends early on success
 
 pytest.importorskip("playwright.sync_api",
                     reason="browser tests need playwright (the test extra)")
@@ -29,35 +28,9 @@ if not CHROMIUM.exists():
 @pytest.fixture
 def open_page(browser, live_server) -> Iterator:
     url, _ = live_server
-    pages = []
-    errors: list[str] = []
-
-    def open_page(query: str, viewport: dict = LAPTOP):
-        page = browser.new_page(viewport=viewport)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"{url}/{query}")
-        page.wait_for_selector("svg.board, pre.text-board", timeout=WAIT)
-        pages.append(page)
-        return page
-
-    yield open_page
-    for page in pages:
-        page.close()
-    assert errors == [], f"script errors on the page: {errors}"
-
-
-def wait_for_turn(page) -> str:
-    """Wait until it is the human's move or the game is over; return the status text."""
-    page.wait_for_function(
-        "() => { const s = document.getElementById('status');"
-        " return s.className === 'over' || s.textContent.startsWith('Your move'); }",
-        timeout=WAIT)
-    return page.locator("#status").inner_text()
-
-
-def url_moves(page) -> list[str]:
-    query = parse_qs(urlparse(page.url).query)
-    return query.get("moves", [""])[0].split()
+    with opened_pages(browser) as open_one:
+        yield lambda query, viewport=LAPTOP: open_one(f"{url}/{query}", viewport,
+                                                      board_drawn())
 
 
 @pytest.mark.parametrize(("first", "seed"), [("human", 1), ("ai", 2)])

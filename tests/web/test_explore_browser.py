@@ -22,9 +22,9 @@ import pytest
 from yipan import plugins
 from yipan.core import registry
 
-CHROMIUM = Path("/usr/bin/chromium")
+from .conftest import CHROMIUM, WAIT, opened_pages
+
 LAPTOP = {"width": 1366, "height": 900}
-WAIT = 60_000  # ms: generous, the machine may be busy; a wait only ends early on success
 
 pytest.importorskip("playwright.sync_api",
                     reason="browser tests need playwright (the test extra)")
@@ -69,26 +69,14 @@ def server() -> Iterator[str]:
 def explore(browser, server) -> Iterator:
     """``explore(query)``: the page at /explore?query, once its trees are drawn; the test
     fails if the page had a script error or logged one."""
-    pages = []
-    errors: list[str] = []
+    def trees_drawn(trees: int):
+        return lambda page: page.wait_for_function(
+            f"() => document.querySelectorAll('ul[role=tree]').length === {trees}",
+            timeout=WAIT)
 
-    def open_page(query: str, base: str = server, trees: int = 1):
-        page = browser.new_page(viewport=LAPTOP)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        # errors logged by scripts (an answer of 4xx the page shows is not one)
-        page.on("console", lambda message: errors.append(message.text)
-                if message.type == "error"
-                and not message.text.startswith("Failed to load resource") else None)
-        page.goto(f"{base}/explore?{query}")
-        page.wait_for_function(f"() => document.querySelectorAll('ul[role=tree]').length"
-                               f" === {trees}", timeout=WAIT)
-        pages.append(page)
-        return page
-
-    yield open_page
-    for page in pages:
-        page.close()
-    assert errors == [], f"script errors on the page: {errors}"
+    with opened_pages(browser, console_errors=True) as open_one:
+        yield lambda query, base=server, trees=1: open_one(f"{base}/explore?{query}", LAPTOP,
+                                                            trees_drawn(trees))
 
 
 def no_axe_violations(page) -> None:

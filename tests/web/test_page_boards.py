@@ -13,15 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import httpx
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+from .conftest import CHROMIUM, WAIT, board_drawn, opened_pages, url_moves, wait_for_turn
+
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-WAIT = 60_000  # ms: generous, the machine may be busy; a wait only ends early on success
 CHESS_GLYPHS = "♔♕♖♗♘♙♚♛♜♝♞♟"
 SAN = re.compile(r"^([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?|O-O(-O)?)[+#]?$")
 PAWNS = re.compile(r"^[+-]\d+\.\d\d$|^mate in \d+ for (White|Black)$|^draw$")
@@ -36,34 +35,9 @@ if not CHROMIUM.exists():
 @pytest.fixture
 def open_page(browser, live_server) -> Iterator:
     url, _ = live_server
-    pages = []
-    errors: list[str] = []
-
-    def open_page(query: str, viewport: dict = LAPTOP, wait: str = "svg.board, pre.text-board"):
-        page = browser.new_page(viewport=viewport)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"{url}/{query}")
-        page.wait_for_selector(wait, timeout=WAIT)
-        pages.append(page)
-        return page
-
-    yield open_page
-    for page in pages:
-        page.close()
-    assert errors == [], f"script errors on the page: {errors}"
-
-
-def wait_for_turn(page) -> str:
-    page.wait_for_function(
-        "() => { const s = document.getElementById('status');"
-        " return s.className === 'over' || s.textContent.startsWith('Your move'); }",
-        timeout=WAIT)
-    return page.locator("#status").inner_text()
-
-
-def url_moves(page) -> list[str]:
-    query = parse_qs(urlparse(page.url).query)
-    return [move for move in query.get("moves", [""])[0].split() if move]
+    with opened_pages(browser) as open_one:
+        yield lambda query, viewport=LAPTOP, wait="svg.board, pre.text-board": open_one(
+            f"{url}/{query}", viewport, board_drawn(wait))
 
 
 def wait_for_moves(page, count: int) -> None:
