@@ -5,11 +5,9 @@ king taking its own rook, keyed for the table and repetitions; and the UCI engin
 
 from __future__ import annotations
 
-import os
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import chess
 import chess.engine
@@ -25,7 +23,6 @@ from yipan.games.chess.rules import fen, position_from_board, to_board, to_row
 
 from .conftest import reference_outcome
 
-SRC = Path(__file__).resolve().parents[3] / "src"
 GAME = Chess()
 
 
@@ -207,18 +204,6 @@ def test_the_cli_refuses_impossible_castling_rights_in_one_line():
 
 
 # -- UCI in Chess960 mode through python-chess's engine client ------------------------------------
-@pytest.fixture(scope="module")
-def engine():
-    from yipan.games.chess.hooks import prepare
-
-    prepare()  # the kernels compiled here first, so the engine process only loads them
-    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    client = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "yipan.protocols.uci"],
-                                                 timeout=120, env=env)
-    yield client
-    client.quit()
-
-
 # white's only legal move is castling: the king stays on g1, the rook goes from h1 to f1
 ONLY_CASTLING = "k4r2/8/8/8/8/7b/7P/6KR w H - 0 1"
 

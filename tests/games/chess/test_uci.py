@@ -21,23 +21,6 @@ from yipan.protocols.uci import UciEngine
 SRC = Path(__file__).resolve().parents[3] / "src"
 
 
-@pytest.fixture(scope="module")
-def compiled() -> None:
-    """The kernels compiled here first, so the engine process only loads them."""
-    from yipan.games.chess.hooks import prepare
-
-    prepare()
-
-
-@pytest.fixture(scope="module")
-def engine(compiled):
-    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    client = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "yipan", "uci"],
-                                                 timeout=120, env=env)
-    yield client
-    client.quit()
-
-
 def test_a_gui_plays_a_few_moves_and_reads_the_analysis(engine):
     assert engine.id["name"].startswith("yipan")
     assert {"Hash", "Threads", "Move Overhead", "OwnBook"} <= set(engine.options)

@@ -3,10 +3,7 @@ engine client as python-chess, cutechess and lichess-bot drive an engine, and li
 
 from __future__ import annotations
 
-import os
-import sys
 import threading
-from pathlib import Path
 
 import chess
 import chess.engine
@@ -15,29 +12,11 @@ import pytest
 from yipan.protocols import strength
 from yipan.protocols.uci import UciEngine
 
-SRC = Path(__file__).resolve().parents[3] / "src"
 SEARCH_ENDS = 120  # seconds: a search with a depth or node limit has ended long before
 
 # a winning capture: white's queen takes the undefended black queen on d5
 WINNING_CAPTURE = "4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
-
-
-@pytest.fixture(scope="module")
-def compiled() -> None:
-    """The kernels compiled here first, so the engine process only loads them."""
-    from yipan.games.chess.hooks import prepare
-
-    prepare()
-
-
-@pytest.fixture(scope="module")
-def engine(compiled):
-    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    client = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "yipan.protocols.uci"],
-                                                 timeout=120, env=env)
-    yield client
-    client.quit()
 
 
 class Transcript:
