@@ -160,8 +160,8 @@ class UcciEngine(EngineProtocol):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     family.add_hash_argument(parser)
     parser.add_argument("--eval-file", default=None, metavar="NETWORK",
-                        help="evaluate with this network (made by yipan train xiangqi --nnue) "
-                             "instead of the hand-set evaluation")
+                        help="evaluate with this network (made by yipan train xiangqi --nnue; "
+                             "builtin: the one yipan ships) instead of the hand-set evaluation")
 
 
 def run_engine(args: argparse.Namespace) -> int:

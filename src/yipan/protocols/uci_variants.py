@@ -156,13 +156,13 @@ class Variant:
         return None
 
     def use_eval_file(self, value: str) -> None:
-        """``EvalFile``: evaluate with the network in ``value`` (empty: the hand-set
-        evaluation); a ValueError in one line when the file is damaged or for another game
-        (the evaluation in use is then the hand-set one)."""
+        """``EvalFile``: evaluate with the network in ``value`` (``builtin``: the one the
+        package ships; empty: the hand-set evaluation); a ValueError in one line when the file
+        is damaged or for another game (the evaluation in use is then the hand-set one)."""
         from ..chess_family.nnue_file import NetworkFileError
 
         try:
-            self.engine.use_network(None if is_empty(value) else Path(value))
+            self.engine.use_network(None if is_empty(value) else value)
         except NetworkFileError as error:
             self.engine.use_network(None)
             raise ValueError(f"EvalFile: {error}") from None

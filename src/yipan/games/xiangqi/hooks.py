@@ -8,8 +8,9 @@ has an engine of its own (``chess_family.hooks``).
 ``seldepth`` and ``perpetual`` (true when the score is the perpetual-check rule's verdict).
 
 ``--eval-file NETWORK`` (``play``, ``analyze``) evaluates with a network made by ``yipan train
-xiangqi --nnue`` instead of the hand-set evaluation; a damaged file, or one for another game,
-is refused in one line before anything starts.
+xiangqi --nnue`` (``builtin``: the one the package ships, ``yipan/data/xiangqi.nnue``) instead
+of the hand-set evaluation; a damaged file, or one for another game, is refused in one line
+before anything starts.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from .rules import Position, Xiangqi, legal_moves_of, to_row
 
 OPTIONS = (
     CommandOption("eval-file", "evaluate with this network (made by yipan train xiangqi "
-                  "--nnue) instead of the hand-set evaluation", commands=("play", "analyze"),
-                  kind=str, metavar="NETWORK"),
+                  "--nnue; builtin: the one yipan ships) instead of the hand-set evaluation",
+                  commands=("play", "analyze"), kind=str, metavar="NETWORK"),
 )
 _network: dict[str, NetworkFile | None] = {"play": None}  # the network ``start`` read
 

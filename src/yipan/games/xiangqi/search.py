@@ -7,6 +7,10 @@
     v <= alpha: the true value is at most v;  v >= beta: at least v;  else v is exact
     (for the tree the pruning rules leave: null move and reductions make it a guess)
 
+The static evaluation (``static_value``) is the hand-set one (``evaluation``), or a network's
+(``nnue``) when the context holds one: each node marks its ply's accumulator stale on entry,
+and one that evaluates brings it up to date from the nearest fresh one above it.
+
 At ``depth <= 0`` it is the quiescence search: the side to move may stand pat on the static
 evaluation or try captures, most valuable victim first (least valuable attacker among
 equals), with delta pruning; in check, every evasion. Above it, in order:
