@@ -219,3 +219,19 @@ def test_the_command_line_refuses_a_missing_or_damaged_eval_file_in_one_line(tmp
     assert main(["analyze", "xiangqi", "--eval-file", str(good), "--depth", "2",
                  "--json"]) == 0
     assert '"score_cp": 80' in capsys.readouterr().out
+
+
+def test_builtin_names_the_shipped_network_and_none_ships_for_chess():
+    from yipan.chess_family.nnue_file import BUILTIN, shipped
+
+    network = load(BUILTIN, "xiangqi")
+    assert network.game == "xiangqi" and network.features == FEATURES
+    assert shipped("xiangqi").name == "xiangqi.nnue"
+    engine = Engine(hash_mb=1)
+    engine.use_network(BUILTIN)
+    game = Xiangqi()
+    state = game.initial_state()
+    found = engine.think(state, Limit(nodes=3_000))
+    assert found is not None and found.move in game.legal_moves(state)
+    with pytest.raises(NetworkFileError, match="no network ships for chess"):
+        load(BUILTIN, "chess")
