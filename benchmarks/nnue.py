@@ -1,9 +1,12 @@
-"""The chess network (``EvalFile``, ``yipan train chess --nnue``) against the hand-set
-evaluation: its speed in nodes a CPU-second, and a match.
+"""A game's network (``EvalFile``, ``yipan train GAME --nnue``) against its hand-set
+evaluation: its speed in nodes a CPU-second, and a match. Chess by default, ``--game
+xiangqi`` for xiangqi.
 
     PYTHONPATH=src python benchmarks/nnue.py speed --network FILE [--nodes 200000] [--rounds 3]
     PYTHONPATH=src python benchmarks/nnue.py match --network FILE [--pairs 20]
         [--nodes 20000 | --movetime 0.1] [--workers 2]
+    PYTHONPATH=src python benchmarks/nnue.py both --game xiangqi --network FILE
+        [--nodes 3000] [--pairs 50]      (speed, then the match at --nodes a move)
 
 ``speed``: each round searches every position with both evaluations, in this process,
 alternating which goes first, to the same node budget (the engine cleared before each), on
@@ -15,7 +18,8 @@ and the median ratio. Without ``--network``, a network of random weights of the 
 ``random_plies`` random moves drawn from the pair's seed), each pair played twice with the
 colours swapped; both engines search to ``--nodes`` a move (equal nodes: the network is
 slower a node, so this favours it) or ``--movetime`` wall seconds (equal time). yipan's own
-rules referee (mate, stalemate, repetition, fifty moves, insufficient material; a draw after
+rules referee (chess: mate, stalemate, repetition, fifty moves, insufficient material;
+xiangqi: no legal move, repetition with perpetual check and chase, sixty moves; a draw after
 ``MAX_PLIES``). Prints each game, then W-D-L for the network, its score with the standard
 error of the games' own spread, and the Elo difference with that error carried over.
 """
@@ -38,26 +42,62 @@ sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != HE
 from yipan.chess_family.nnue_file import NetworkFile, load  # noqa: E402
 from yipan.cluster import make_runner  # noqa: E402
 from yipan.core import Limit  # noqa: E402
-from yipan.games.chess.engine import Engine  # noqa: E402
-from yipan.games.chess.rules import Chess, position_from_fen  # noqa: E402
+from yipan.games.nnue_games import nnue_game  # noqa: E402
 
-POSITIONS = (
+CHESS_POSITIONS = (
     None,
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 1",
     "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 )
-OPENINGS = ("e2e4 e7e5 g1f3 b8c6", "d2d4 d7d5 c2c4 e7e6", "e2e4 c7c5 g1f3 d7d6",
-            "d2d4 g8f6 c2c4 g7g6", "e2e4 e7e6 d2d4 d7d5", "e2e4 c7c6 d2d4 d7d5",
-            "c2c4 e7e5 b1c3 g8f6", "g1f3 d7d5 g2g3 g8f6")
+CHESS_OPENINGS = ("e2e4 e7e5 g1f3 b8c6", "d2d4 d7d5 c2c4 e7e6", "e2e4 c7c5 g1f3 d7d6",
+                  "d2d4 g8f6 c2c4 g7g6", "e2e4 e7e6 d2d4 d7d5", "e2e4 c7c6 d2d4 d7d5",
+                  "c2c4 e7e5 b1c3 g8f6", "g1f3 d7d5 g2g3 g8f6")
+XIANGQI_POSITIONS = (
+    None,
+    # the screen horses against the central cannon, a few moves in
+    "r1bakabr1/9/1cn2cn2/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 0 1",
+    # a middlegame with rooks out
+    "2bakab2/9/1cn1c1n2/p1p1p1p1p/9/6P2/P1P1P3P/1CN1C1N2/r8/2BAKAB1R w - - 0 1",
+    # an ending: rook and horse against rook and advisors
+    "3ak4/4a4/9/9/9/9/6r2/4N4/4R4/4K4 w - - 0 1",
+)
+# main lines in ICCS: central cannon against screen horses, the same-direction cannons,
+# the pawn, elephant and horse openings
+XIANGQI_OPENINGS = ("h2e2 h9g7 h0g2 i9h9", "h2e2 b9c7 h0g2 h9g7", "c3c4 g6g5 b0c2 h9g7",
+                    "c0e2 h7e7 b0c2 h9g7", "h0g2 h9g7 g3g4 c6c5", "h2e2 h7e7 h0g2 h9g7",
+                    "b2e2 h9g7 b0c2 i9h9", "g3g4 b9c7 h0g2 b7b5")
+
+
+def positions_of(game: str) -> tuple[str | None, ...]:
+    return CHESS_POSITIONS if game == "chess" else XIANGQI_POSITIONS
+
+
+def openings_of(game: str) -> tuple[str, ...]:
+    return CHESS_OPENINGS if game == "chess" else XIANGQI_OPENINGS
+
+
+def state_of(game: str, fen: str | None) -> object:
+    """The usual start (None) or a FEN's position."""
+    engine = nnue_game(game).engine()
+    if fen is None:
+        return engine.game.initial_state()
+    if game == "chess":
+        from yipan.games.chess.rules import position_from_fen
+    else:
+        from yipan.games.xiangqi.rules import position_from_fen
+    return position_from_fen(fen)
+
+
 RANDOM_PLIES = 2
 MAX_PLIES = 300
 
 
-def random_network(width: int, hidden: int, rng: np.random.Generator) -> NetworkFile:
-    return NetworkFile("chess", {
-        "ft_weights": rng.integers(-20, 20, (768, width)).astype(np.int16),
+def random_network(game: str, width: int, hidden: int, rng: np.random.Generator
+                   ) -> NetworkFile:
+    return NetworkFile(game, {
+        "ft_weights": rng.integers(-20, 20, (nnue_game(game).features, width)).astype(np.int16),
         "ft_bias": rng.integers(0, 60, width).astype(np.int16),
         "l1_weights": rng.integers(-100, 100, (hidden, 2 * width)).astype(np.int16),
         "l1_bias": rng.integers(-2000, 2000, hidden).astype(np.int32),
@@ -66,18 +106,19 @@ def random_network(width: int, hidden: int, rng: np.random.Generator) -> Network
 
 
 def speed(args: argparse.Namespace) -> None:
-    network = (load(args.network, "chess") if args.network
-               else random_network(args.accumulator, args.hidden, np.random.default_rng(0)))
-    print(f"network {network.accumulator}x2-{network.hidden}-1"
-          f"{' (random weights)' if not args.network else ''}, {args.nodes:,} nodes a "
-          f"position, {len(POSITIONS)} positions")
-    engines = {"hand": Engine(hash_mb=16, tables=None), "network": Engine(hash_mb=16,
-                                                                           tables=None)}
+    game = args.game
+    network = (load(args.network, game) if args.network
+               else random_network(game, args.accumulator, args.hidden,
+                                   np.random.default_rng(0)))
+    positions = positions_of(game)
+    print(f"{game}: network {network.accumulator}x2-{network.hidden}-1"
+          f"{' (random weights)' if not args.network else ''}, {args.speed_nodes:,} nodes a "
+          f"position, {len(positions)} positions")
+    engines = {"hand": nnue_game(game).engine(), "network": nnue_game(game).engine()}
     engines["network"].use_network(network)
     for engine in engines.values():
         engine.warm_up()
-    states = [Chess().initial_state() if fen is None else position_from_fen(fen)
-              for fen in POSITIONS]
+    states = [state_of(game, fen) for fen in positions]
     ratios = []
     for round_ in range(args.rounds):
         order = ["hand", "network"] if round_ % 2 == 0 else ["network", "hand"]
@@ -88,7 +129,7 @@ def speed(args: argparse.Namespace) -> None:
             for state in states:
                 engine.clear()
                 start = time.process_time()
-                found = engine.think(state, Limit(nodes=args.nodes))
+                found = engine.think(state, Limit(nodes=args.speed_nodes))
                 seconds += time.process_time() - start
                 nodes += found.nodes if found else 0
             rate[name] = nodes / seconds
@@ -98,12 +139,13 @@ def speed(args: argparse.Namespace) -> None:
     print(f"median ratio network / hand: {statistics.median(ratios):.3f}")
 
 
-def play_game(network_path: str, network_white: bool, opening: str, seed: int, nodes: int,
-              movetime: float) -> tuple[float, str]:
-    """The network's points (1, 1/2, 0) in one game, and how it ended."""
-    game = Chess()
-    hand, net = Engine(hash_mb=16, tables=None), Engine(hash_mb=16, tables=None)
+def play_game(game_name: str, network_path: str, network_white: bool, opening: str, seed: int,
+              nodes: int, movetime: float) -> tuple[float, str]:
+    """The network's points (1, 1/2, 0) in one game (white: the first player, red in
+    xiangqi), and how it ended."""
+    hand, net = nnue_game(game_name).engine(), nnue_game(game_name).engine()
     net.use_network(network_path)
+    game = hand.game
     state = game.initial_state()
     for text in opening.split():
         state = game.play(state, game.parse_move(state, text))
@@ -132,19 +174,20 @@ def elo_of(score: float) -> float:
 
 def match(args: argparse.Namespace) -> None:
     jobs = []
+    openings = openings_of(args.game)
     for pair in range(args.pairs):
-        opening = OPENINGS[pair % len(OPENINGS)]
+        opening = openings[pair % len(openings)]
         for network_white in (True, False):
-            jobs.append((str(args.network), network_white, opening, args.seed + pair,
-                         args.nodes, args.movetime))
+            jobs.append((args.game, str(args.network), network_white, opening,
+                         args.seed + pair, args.nodes, args.movetime))
     setting = f"{args.nodes:,} nodes a move" if args.nodes else f"{args.movetime} s a move"
-    print(f"network {args.network} against the hand-set evaluation, {setting}, "
+    print(f"{args.game}: network {args.network} against the hand-set evaluation, {setting}, "
           f"{len(jobs)} games")
     runner = make_runner(None, args.workers)
     scores = []
     for job, (points, ending) in zip(jobs, runner.map_units(play_game, jobs), strict=True):
         scores.append(points)
-        print(f"  network {'white' if job[1] else 'black'} ({job[2]}, seed {job[3]}): "
+        print(f"  network {'first' if job[2] else 'second'} ({job[3]}, seed {job[4]}): "
               f"{points} ({ending})", flush=True)
     wins, draws = scores.count(1.0), scores.count(0.5)
     mean = statistics.fmean(scores)
@@ -159,9 +202,14 @@ def match(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("speed", "match"))
+    parser.add_argument("mode", choices=("speed", "match", "both"))
+    parser.add_argument("--game", choices=("chess", "xiangqi"), default="chess")
     parser.add_argument("--network", type=Path, default=None)
-    parser.add_argument("--nodes", type=int, default=None)
+    parser.add_argument("--nodes", type=int, default=None,
+                        help="speed: nodes a position (default 200,000); match: a move "
+                             "(default 20,000)")
+    parser.add_argument("--speed-nodes", type=int, default=None,
+                        help="both: the speed's nodes a position (default 200,000)")
     parser.add_argument("--movetime", type=float, default=0.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--pairs", type=int, default=20)
@@ -170,13 +218,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
+    if args.mode != "speed" and args.network is None:
+        parser.error(f"{args.mode} needs --network")
     if args.mode == "speed":
-        args.nodes = args.nodes or 200_000
-        speed(args)
+        args.speed_nodes = args.speed_nodes or args.nodes or 200_000
     else:
-        if args.network is None:
-            parser.error("match needs --network")
+        args.speed_nodes = args.speed_nodes or 200_000
         args.nodes = 0 if args.movetime and args.nodes is None else (args.nodes or 20_000)
+    if args.mode in ("speed", "both"):
+        speed(args)
+    if args.mode in ("match", "both"):
         match(args)
 
 

@@ -12,6 +12,10 @@ A numpy ``.npz`` (no pickles) holding::
 ``sha256`` is of every array in name order (name, dtype, shape, bytes). A file whose header,
 arrays or checksum do not match, or one made for another game, is refused in one line
 (``NetworkFileError``). Files are written atomically.
+
+``BUILTIN`` (``builtin``) names the network the package ships for a game (``yipan/data/
+GAME.nnue``), wherever a file is asked for (``--eval-file builtin``, ``EvalFile builtin``);
+a file of that name is ``./builtin``. A game evaluates by hand unless one is asked for.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import json
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +41,7 @@ MAX_FILE = 64 << 20
 MAX_HEADER = 1 << 16
 MAX_WIDTH = 4096
 MAX_FEATURES = 1 << 16
+BUILTIN = "builtin"
 ARRAY_TYPES = {"ft_weights": np.int16, "ft_bias": np.int16, "l1_weights": np.int16,
                "l1_bias": np.int32, "out_weights": np.int32, "out_bias": np.int32}
 
@@ -98,8 +104,19 @@ def save(network: NetworkFile, path: str | Path) -> None:
     write_atomically(path, to_bytes(network))
 
 
+def shipped(game: str) -> Path:
+    """Where the package keeps ``game``'s network (the file may not exist)."""
+    return Path(str(resources.files("yipan") / "data" / f"{game}.nnue"))
+
+
 def load(path: str | Path, game: str | None = None) -> NetworkFile:
-    """Read and check a network file (made for ``game`` when given)."""
+    """Read and check a network file (made for ``game`` when given; ``BUILTIN``: the one
+    the package ships for it)."""
+    if isinstance(path, str) and path == BUILTIN and game is not None:
+        path = shipped(game)
+        if not path.is_file():
+            raise NetworkFileError(f"no network ships for {game}: give a file made by yipan "
+                                   f"train {game} --nnue")
     try:
         data = read_capped(Path(path), MAX_FILE, "network")
     except FileRefusedError as error:

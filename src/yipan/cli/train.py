@@ -1,8 +1,9 @@
 """``yipan train GAME``: fit a policy-value network (``yipan.learning.pipeline``), with a
 progress bar; run the same command again to resume an interrupted run.
 
-``yipan train chess --nnue``: an efficiently updatable evaluation network from the engine's
-own games (``yipan.games.nnue_training``), with progress lines; resumable the same way."""
+``yipan train chess --nnue`` (or xiangqi: ``nnue_games.NNUE_GAMES``): an efficiently updatable
+evaluation network from the engine's own games (``yipan.games.nnue_training``), with progress
+lines; resumable the same way."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from rich.progress import (
 from ..cluster import make_runner
 from ..core import CapabilityError
 from ..games import nnue_training as pipeline_nnue
+from ..games.nnue_games import NNUE_GAMES
 from ..learning import pipeline
 from .common import (
     UsageError,
@@ -41,8 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "train", help="train a network for PUCT (needs the [train] extra)", add_help=False,
         description="yipan train GAME [--from-solver N] [--selfplay GAMES] [--epochs E] "
                     "--output FILE; or, for an evaluation network (NNUE) from the engine's "
-                    "own games: yipan train chess --nnue [--games G] [--depth D] "
-                    "[--steps S] --output FILE (yipan train chess --nnue --help)")
+                    f"own games ({', '.join(NNUE_GAMES)}): yipan train chess --nnue [--games G] "
+                    "[--depth D] [--steps S] --output FILE (yipan train chess --nnue --help)")
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     parser.set_defaults(func=run)
 
@@ -132,13 +134,11 @@ class RichReporter:
         self.progress.console.print(line, highlight=False)
 
 
-NNUE_GAMES = ("chess",)
-
-
 def add_nnue_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = pipeline_nnue.NnuePlan(game="chess")
     parser.add_argument("--nnue", action="store_true", required=True,
-                        help="train an efficiently updatable evaluation network (chess)")
+                        help="train an efficiently updatable evaluation network ("
+                             + ", ".join(NNUE_GAMES) + ")")
     parser.add_argument("--output", type=output_file, required=True,
                         help="the network file to write")
     parser.add_argument("--games", type=count(1, 10_000_000), default=defaults.games,
@@ -169,6 +169,9 @@ def add_nnue_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--blend", type=rate, default=defaults.blend,
                         help="weight of the game's result in the target, the rest the "
                              "search's score (default %(default)s)")
+    parser.add_argument("--positions", type=count(0, 1 << 40), default=0, metavar="N",
+                        help="train on at most N positions, the first games' (default 0: "
+                             "all)")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
     parser.add_argument("--workers", type=count(1, 1024), default=1,
                         help="units of games played at once on local processes")
@@ -184,12 +187,17 @@ def run_nnue(argv: list[str]) -> int:
     if game.info.name not in NNUE_GAMES:
         raise CapabilityError(f"{game.info.title} has no evaluation network to train (games "
                               f"that have one: {', '.join(NNUE_GAMES)})")
+    if args.labeller is not None:  # refused in one line now, not after the first games
+        from ..chess_family.nnue_file import load
+
+        load(args.labeller, game.info.name)
     plan = pipeline_nnue.NnuePlan(
         game=game.info.name, games=args.games, games_per_unit=args.games_per_unit,
         random_plies=args.random_plies, depth=args.depth, nodes=args.nodes,
         labeller=None if args.labeller is None else str(args.labeller), seed=args.seed,
         accumulator=args.accumulator, hidden=args.hidden, steps=args.steps,
-        batch=args.batch, learning_rate=args.learning_rate, blend=args.blend)
+        batch=args.batch, learning_rate=args.learning_rate, blend=args.blend,
+        positions=args.positions)
     map_units = None
     if args.ray is not None or args.workers > 1:
         map_units = make_runner(args.ray, args.workers).map_units

@@ -2,23 +2,24 @@
 by its own search.
 
 A *unit* is ``games`` self-play games drawn from ``random.Random(f"{seed}:{unit}")`` (so a unit
-is a pure function of its job and may run on any process): each game starts with
-``random_plies`` uniformly random moves (a few to a dozen: varied openings), then the engine
-plays itself, every move searched to ``depth`` plies (or ``nodes``, when given). The score of
+is a pure function of its job and may run on any process): each game starts with the game's
+opening (``NnueGame.opening``: up to ``random_plies`` uniformly random moves, a few to a dozen:
+varied openings), then the engine plays itself, every move searched to ``depth`` plies (or
+``nodes``, when given). The score of
 that search labels the position it was made from (centipawns for the side to move), and the
 game's result labels every position of the game (for the side to move: 1 won, 0 drawn, -1
 lost); training blends the two.
 
 Only quiet positions are kept (the side to move not in check, and its best move neither a
-capture nor a promotion): a static evaluation cannot see a pending exchange, and labels the
-search settled by one only teach it noise. Games are adjudicated (the result is then the
-search's): a score beyond ``ADJUDICATE`` for ``ADJUDICATE_PLIES`` plies in a row wins, and a
-game longer than ``MAX_GAME_PLIES`` is drawn.
+capture nor a promotion: ``NnueGame.noisy_move``): a static evaluation cannot see a pending
+exchange, and labels the search settled by one only teach it noise. Games are adjudicated
+(the result is then the search's): a score beyond ``ADJUDICATE`` for ``ADJUDICATE_PLIES``
+plies in a row wins, and a game longer than ``MAX_GAME_PLIES`` is drawn.
 
 A unit's positions are one ``Positions`` of arrays (saved as ``data-NNNN.npz`` by the
 pipeline)::
 
-    rows     (N, row size) int64   the kernel position rows (chess: board.POSITION_SIZE)
+    rows     (N, row size) int64   the kernel position rows (``NnueGame.row_size``)
     scores   (N,) int32            the search's score, side to move, clipped to +-SCORE_CLIP
     results  (N,) int8             the game's result for the side to move: 1, 0, -1
 """
@@ -33,12 +34,12 @@ import numpy as np
 
 from ..chess_family.scores import MATE_BOUND
 from ..core import Limit
+from .nnue_games import nnue_game
 
 SCORE_CLIP = 3_000  # centipawns: beyond it a position is won whatever its exact value
 ADJUDICATE = 1_000  # centipawns held for ADJUDICATE_PLIES plies: the game is decided
 ADJUDICATE_PLIES = 8
 MAX_GAME_PLIES = 300
-HASH_MB = 8
 
 
 @dataclass(frozen=True)
@@ -63,21 +64,8 @@ class Positions:
 def family_engine(game_name: str) -> tuple[Any, Any]:
     """A fresh engine for ``game_name`` (its hand-set evaluation, no endgame tables) and the
     game's rules."""
-    if game_name == "chess":
-        from .chess.engine import Engine
-
-        engine = Engine(hash_mb=HASH_MB, tables=None)
-        return engine, engine.game
-    raise ValueError(f"no network training for {game_name} yet (chess has it)")
-
-
-def is_noisy(game_name: str, row: np.ndarray, move: int) -> bool:
-    """Whether ``move`` from ``row`` takes a piece or promotes (the position is not quiet)."""
-    if game_name == "chess":
-        from .chess.nnue import noisy_move
-
-        return noisy_move(row, move)
-    raise ValueError(game_name)
+    engine = nnue_game(game_name).engine()
+    return engine, engine.game
 
 
 def play_unit(game_name: str, seed: int, unit: int, games: int, random_plies: int,
@@ -95,23 +83,10 @@ def play_unit(game_name: str, seed: int, unit: int, games: int, random_plies: in
     return Positions.join(parts, engine.ctx.stack.shape[1])
 
 
-def _opening(rules: Any, rng: random.Random, random_plies: int) -> Any:
-    """The position after 1..``random_plies`` random moves (drawn again if the game ended)."""
-    while True:
-        state = rules.initial_state()
-        plies = rng.randint(max(1, random_plies // 2), max(1, random_plies))
-        for _ in range(plies):
-            moves = rules.legal_moves(state)
-            if not moves or rules.outcome(state) is not None:
-                break
-            state = rules.play(state, rng.choice(moves))
-        if rules.outcome(state) is None:
-            return state
-
-
 def _one_game(game_name: str, engine: Any, rules: Any, rng: random.Random,
               random_plies: int, limit: Limit) -> Positions:
-    state = _opening(rules, rng, random_plies)
+    entry = nnue_game(game_name)
+    state = entry.opening(rules, rng, random_plies)
     engine.clear()
     rows: list[np.ndarray] = []
     scores: list[int] = []
@@ -128,7 +103,7 @@ def _one_game(game_name: str, engine: Any, rules: Any, rng: random.Random,
         side = rules.to_move(state)
         score = int(found.score)
         if abs(score) < MATE_BOUND and not rules.kernel.is_check(state) \
-                and not is_noisy(game_name, row, found.move):
+                and not entry.noisy_move(row, found.move):
             rows.append(row.copy())
             scores.append(max(-SCORE_CLIP, min(SCORE_CLIP, score)))
             sides.append(side)

@@ -1,6 +1,7 @@
 """``yipan train GAME --nnue``: the engine's own games labelled by its own search
 (``nnue_selfplay``), a float network fitted to them (``nnue_fit``), exported quantised
-(``yipan.chess_family.nnue_file``), resumable at every stage.
+(``yipan.chess_family.nnue_file``), resumable at every stage. What a game gives (its features,
+its self-play engine, its openings) is its entry in ``nnue_games``.
 
 The checkpoint folder (``OUTPUT.checkpoint``) holds ``state.json`` (the settings), the units of
 positions (``data-0000.npz`` ...: unit i is a pure function of the data settings and i, so a
@@ -33,6 +34,7 @@ from ..chess_family.nnue import OUTPUT_SCALE
 from ..chess_family.nnue_file import NetworkFile, save
 from ..core import YipanError
 from ..core.files import read_capped, write_atomically
+from .nnue_games import nnue_game
 from .nnue_selfplay import Positions, play_unit
 
 SAVE_EVERY = 200  # steps between two checkpoints of the training
@@ -67,6 +69,7 @@ class NnuePlan:
     batch: int = 2_048
     learning_rate: float = 1e-3
     blend: float = 0.3  # weight of the game's result in the target
+    positions: int = 0  # > 0: train on at most this many positions (the first units')
 
     @property
     def units(self) -> int:
@@ -77,7 +80,8 @@ class NnuePlan:
         return {key: asdict(self)[key] for key in keys}
 
     def train_settings(self) -> dict[str, Any]:
-        keys = ("accumulator", "hidden", "steps", "batch", "learning_rate", "blend", "seed")
+        keys = ("accumulator", "hidden", "steps", "batch", "learning_rate", "blend",
+                "positions", "seed")
         return {key: asdict(self)[key] for key in keys}
 
 
@@ -161,36 +165,20 @@ def _split(parts: list[Positions]) -> tuple[Positions, Positions]:
     count = len(parts)
     held = {i for i in range(count) if count >= 2
             and (i % HOLD_OUT == HOLD_OUT - 1 or (count < HOLD_OUT and i == count - 1))}
-    row_size = parts[0].rows.shape[1] if parts else 13
+    row_size = parts[0].rows.shape[1] if parts else 1
     train = Positions.join([p for i, p in enumerate(parts) if i not in held], row_size)
     test = Positions.join([p for i, p in enumerate(parts) if i in held], row_size)
     return train, test
 
 
 def _features(game: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    if game == "chess":
-        from .chess.nnue import active_features
-
-        return active_features(rows)
-    raise ValueError(f"no network features for {game} yet")
-
-
-def _feature_count(game: str) -> int:
-    if game == "chess":
-        from .chess.nnue import FEATURES
-
-        return FEATURES
-    raise ValueError(game)
+    return nnue_game(game).active_features(rows)
 
 
 def mirrored(game: str, features: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """The features of the positions chosen by ``rows`` seen in the game's mirror (the same
     value: training sees each position both ways)."""
-    if game == "chess":
-        from .chess.nnue import mirrored_features
-
-        return mirrored_features(features, rows)
-    raise ValueError(game)
+    return nnue_game(game).mirrored(features, rows)
 
 
 def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
@@ -199,6 +187,10 @@ def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
     from .nnue_fit import Batch, Trainer, initial_params, targets
 
     train_set, test_set = _split(parts)
+    if 0 < plan.positions < len(train_set):
+        train_set = Positions(train_set.rows[:plan.positions],
+                              train_set.scores[:plan.positions],
+                              train_set.results[:plan.positions])
     if len(train_set) == 0:
         raise YipanError("no positions to train on: play more games (--games)")
     mine, theirs = _features(plan.game, train_set.rows)
@@ -218,7 +210,7 @@ def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
         optimizer_state = [saved.pop(f"optimizer.{i}") for i in range(count)]
         params = saved
     else:
-        params = initial_params(_feature_count(plan.game), plan.accumulator, plan.hidden,
+        params = initial_params(nnue_game(plan.game).features, plan.accumulator, plan.hidden,
                                 np.random.default_rng((plan.seed, 1 << 20)))
     trainer = Trainer(params, plan.learning_rate, optimizer_state)
     say(f"training: {len(train_set):,} positions ({len(test_set):,} held out), "
@@ -263,7 +255,7 @@ def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions]
     if len(rows):
         mine, theirs = _features(plan.game, rows)
         floats = float_output(params, mine, theirs) * OUTPUT_SCALE
-        integers = np.array([_integer_value(plan.game, arrays, row) for row in rows])
+        integers = np.array([nnue_game(plan.game).evaluate_with(arrays, row) for row in rows])
         drift = float(np.mean(np.abs(floats - integers)))
     notes = {"trained": "yipan train --nnue", **asdict(plan),
              "positions": int(sum(len(p) for p in parts)),
@@ -273,11 +265,3 @@ def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions]
     say(f"network: {output} ({network.accumulator}x2-{network.hidden}-1, quantised values "
         f"within {drift:.1f} cp of the float network's on average)")
     return network
-
-
-def _integer_value(game: str, arrays: dict[str, np.ndarray], row: np.ndarray) -> int:
-    if game == "chess":
-        from .chess.nnue import evaluate_with
-
-        return evaluate_with(arrays, row)
-    raise ValueError(game)

@@ -5,8 +5,10 @@ BHGUI), as a dialect of the loop in ``uci_family``. A GUI sends one command a li
     ucci                         -> id name/author, the options, ucciok
     isready                      -> readyok (once the kernels are loaded)
     setoption NAME [VALUE]       hashsize (MB), usemillisec (true/false), newgame (clear
-                                 the table), ponder, batch, debug...: others are accepted
-                                 and ignored, as UCCI asks
+                                 the table), evalfile (a network made by ``yipan train
+                                 xiangqi --nnue``; empty: the hand-set evaluation), ponder,
+                                 batch, debug...: others are accepted and ignored, as UCCI
+                                 asks
     position startpos|fen F [moves m1 m2 ...]
     banmoves m1 m2 ...           moves the next search may not play (until the position
                                  changes)
@@ -18,6 +20,9 @@ BHGUI), as a dialect of the loop in ``uci_family``. A GUI sends one command a li
     stop                         the search ends at once and answers bestmove
     probe F [moves ...]          ignored (no tables)
     quit                         -> bye
+
+``yipan ucci --eval-file NETWORK`` starts with a network (a damaged file, or one for another
+game, is refused in one line and status 2 before the engine starts).
 
 Moves are ICCS coordinates in lower case, ranks 0-9 (``h2e2``), FEN as UCI's xiangqi FEN.
 Times are seconds, or milliseconds after ``setoption usemillisec true``; ``time`` is the
@@ -51,8 +56,11 @@ class UcciEngine(EngineProtocol):
                 "banmoves": "banmoves", "probe": "probe"}
 
     def __init__(self, write: Callable[[str], None], *,
-                 hash_mb: int = family.DEFAULT_HASH_MB) -> None:
-        super().__init__(write, XiangqiVariant(hash_mb, coordinates="iccs"), hash_mb=hash_mb)
+                 hash_mb: int = family.DEFAULT_HASH_MB, network: Any = None) -> None:
+        """``network``: a ``NetworkFile`` (or a path) to evaluate with from the start."""
+        variant = XiangqiVariant(hash_mb, coordinates="iccs")
+        variant.engine.use_network(network)
+        super().__init__(write, variant, hash_mb=hash_mb)
         self.milliseconds = False
 
     # -- commands -------------------------------------------------------------------------------
@@ -66,13 +74,15 @@ class UcciEngine(EngineProtocol):
                  f"default {family.DEFAULT_HASH_MB}")
         self.say("option ponder type check default false")
         self.say("option newgame type button")
+        self.say("option evalfile type string default <empty>")
         self.say("ucciok")
 
     def setoption(self, arguments: list[str]) -> None:
         if not arguments:
             raise ValueError("expected: setoption NAME [VALUE]")
         name = arguments[0].lower()
-        value = " ".join(arguments[1:]).strip().lower()
+        text = " ".join(arguments[1:]).strip()  # a file's name keeps its case
+        value = text.lower()
         if name == "hashsize":
             self.resize(spin(value, "hashsize", 1, family.MAX_HASH_MB))
         elif name == "usemillisec":
@@ -81,6 +91,9 @@ class UcciEngine(EngineProtocol):
             self.milliseconds = value in ("true", "on")
         elif name == "newgame":
             self.new_game()
+        elif name == "evalfile":
+            self._settle()
+            self.variant.use_eval_file(text)
         # batch, debug, ponder, threads, usebook, bookfiles, randomness...: ignored
 
     def banmoves(self, arguments: list[str]) -> None:
@@ -146,10 +159,19 @@ class UcciEngine(EngineProtocol):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     family.add_hash_argument(parser)
+    parser.add_argument("--eval-file", default=None, metavar="NETWORK",
+                        help="evaluate with this network (made by yipan train xiangqi --nnue; "
+                             "builtin: the one yipan ships) instead of the hand-set evaluation")
 
 
 def run_engine(args: argparse.Namespace) -> int:
-    return family.run_on_stdio(args, lambda write, args: UcciEngine(write, hash_mb=args.hash))
+    network = None
+    if args.eval_file:  # refused before the loop starts (NetworkFileError: one line, status 2)
+        from ..chess_family.nnue_file import load
+
+        network = load(args.eval_file, "xiangqi")
+    return family.run_on_stdio(args, lambda write, args: UcciEngine(
+        write, hash_mb=args.hash, network=network))
 
 
 def main(argv: list[str] | None = None) -> int:

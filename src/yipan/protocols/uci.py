@@ -130,9 +130,12 @@ class UciEngine(EngineProtocol):
         for option in (*OPTIONS, Option("UCI_Variant", "combo", self.variant.name,
                                         choices=variants)):
             self.say(option.line())
+        said = set()
         for kind in VARIANTS.values():
             for option in kind.options:
-                self.say(option.line())
+                if option.name not in said:  # EvalFile: one option for every variant
+                    said.add(option.name)
+                    self.say(option.line())
         self.say("uciok")
 
     def ucinewgame(self, _arguments: list[str]) -> None:

@@ -13,7 +13,8 @@ ask it for:
 - a search (``think``) among all moves or only some (UCI ``searchmoves``, UCCI
   ``banmoves``), reporting each finished depth;
 - its own UCI options (``options``, ``set_option``; an ``Option`` writes its line of the
-  ``uci`` answer): the chess books and endgame tables, xiangqi's coordinates.
+  ``uci`` answer): the chess books and endgame tables, xiangqi's coordinates, and for both
+  ``EvalFile``, a network (``yipan train GAME --nnue``) the engine evaluates with.
 
 The loop imports this module, never the other way round: a variant knows nothing of the
 protocol's lines but its options' names.
@@ -154,6 +155,18 @@ class Variant:
         """A move from an opening book, when one is in use and knows the position."""
         return None
 
+    def use_eval_file(self, value: str) -> None:
+        """``EvalFile``: evaluate with the network in ``value`` (``builtin``: the one the
+        package ships; empty: the hand-set evaluation); a ValueError in one line when the file
+        is damaged or for another game (the evaluation in use is then the hand-set one)."""
+        from ..chess_family.nnue_file import NetworkFileError
+
+        try:
+            self.engine.use_network(None if is_empty(value) else value)
+        except NetworkFileError as error:
+            self.engine.use_network(None)
+            raise ValueError(f"EvalFile: {error}") from None
+
 
 # -- chess ----------------------------------------------------------------------------------------
 class ChessVariant(Variant):
@@ -192,12 +205,7 @@ class ChessVariant(Variant):
         elif name == "bookfile":
             self.book_file = "" if is_empty(value) else value
         elif name == "evalfile":  # empty: the hand-set evaluation
-            from ..chess_family.nnue_file import NetworkFileError
-
-            try:
-                self.engine.use_network(None if is_empty(value) else Path(value))
-            except NetworkFileError as error:
-                raise ValueError(f"EvalFile: {error}") from None
+            self.use_eval_file(value)
         elif name == "uci_chess960":
             if value.lower() not in ("true", "false"):
                 raise ValueError("UCI_Chess960 is true or false")
@@ -296,7 +304,8 @@ class XiangqiVariant(Variant):
     (``UCI_Coordinates``). A restricted search bans the other root moves in the engine."""
 
     name = "xiangqi"
-    options = (Option("UCI_Coordinates", "combo", "fairy", choices=COORDINATES),)
+    options = (Option("UCI_Coordinates", "combo", "fairy", choices=COORDINATES),
+               Option("EvalFile", "string", ""))  # a network (yipan train xiangqi --nnue)
 
     def __init__(self, hash_mb: int, coordinates: str = "fairy") -> None:
         from ..games.xiangqi.engine import Clock, Engine, budget, uci_score
@@ -310,6 +319,8 @@ class XiangqiVariant(Variant):
             if value.lower() not in COORDINATES:
                 raise ValueError(f"UCI_Coordinates is one of {', '.join(COORDINATES)}")
             self.coordinates = value.lower()
+        elif name == "evalfile":  # empty: the hand-set evaluation
+            self.use_eval_file(value)
         else:
             super().set_option(name, value, note)
 

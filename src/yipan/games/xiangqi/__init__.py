@@ -1,5 +1,6 @@
 """Chinese chess (象棋): the rules (``Xiangqi``) over a numba move generator (``board``), and
-an engine (``search``, ``evaluation``, driven by ``engine``).
+an engine (``search``, ``evaluation`` or a trained network: ``nnue``, driven by
+``engine``).
 
 The rule set (what ``Xiangqi.outcome`` and the engine's search both apply):
 
@@ -26,7 +27,7 @@ from pathlib import Path
 from ...chess_family import KERNEL_FILES as FAMILY_KERNELS
 from ...native import drop_stale_cache
 
-KERNEL_MODULES = ("board.py", "evaluation.py", "search.py")
+KERNEL_MODULES = ("board.py", "evaluation.py", "nnue.py", "search.py")
 # before any kernel module is imported; the family's kernels are compiled into ours, so a
 # change to them makes ours stale too
 drop_stale_cache(Path(__file__).parent, (*KERNEL_MODULES, *FAMILY_KERNELS))

@@ -20,7 +20,7 @@ from ...chess_family.scores import mate_in_plies, to_value, uci_score
 from ...chess_family.search import MAX_HISTORY
 from ...core import Limit
 from .rules import Position, Xiangqi, legal_moves_of, to_row
-from .search import PERPETUAL, Context, new_context, search
+from .search import PERPETUAL, Context, new_context, search, with_network
 
 __all__ = ["Clock", "Engine", "Iteration", "budget", "is_perpetual", "mate_in_plies",
            "to_value", "uci_score"]
@@ -33,9 +33,11 @@ def is_perpetual(score: int) -> bool:
 
 class Engine(FamilyEngine):
     """One search memory (table, killers, history) reused from move to move; ``weights``
-    the evaluation's (default: its own)."""
+    the evaluation's (default: its own); a network (``use_network``: ``yipan train xiangqi
+    --nnue``) evaluates instead when given one."""
 
     search_kernel = search
+    network_game = "xiangqi"
 
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB, weights: np.ndarray | None = None) -> None:
         self.weights = weights
@@ -44,6 +46,9 @@ class Engine(FamilyEngine):
 
     def new_context(self, hash_mb: int) -> Context:
         return new_context(hash_mb, self.weights)
+
+    def with_network(self, ctx: Context, arrays: dict[str, np.ndarray] | None) -> Context:
+        return with_network(ctx, arrays)
 
     def legal_moves(self, state: Position) -> tuple[int, ...]:
         return legal_moves_of(state)

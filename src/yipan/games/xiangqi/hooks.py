@@ -6,11 +6,18 @@ has an engine of its own (``chess_family.hooks``).
 ``chinese`` and ``wxf`` (the best move in traditional notation), ``pv_chinese`` and
 ``pv_wxf`` (the main line), ``score_cp`` (centipawns for the side to move, null for a mate),
 ``seldepth`` and ``perpetual`` (true when the score is the perpetual-check rule's verdict).
+
+``--eval-file NETWORK`` (``play``, ``analyze``) evaluates with a network made by ``yipan train
+xiangqi --nnue`` (``builtin``: the one the package ships, ``yipan/data/xiangqi.nnue``) instead
+of the hand-set evaluation; a damaged file, or one for another game, is refused in one line
+before anything starts.
 """
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
 
 from ...chess_family.hooks import (
     ANALYSIS_HASH_MB,
@@ -19,16 +26,48 @@ from ...chess_family.hooks import (
     report,
     think_once,
 )
+from ...chess_family.nnue_file import NetworkFile
+from ...chess_family.nnue_file import load as load_network
 from ...chess_family.perft import divide
 from ...core import Analysis, AnalysisRequest, GameHooks
+from ...core.hooks import CommandOption
 from . import board
 from .engine import Engine, is_perpetual
-from .player import make_ai
+from .player import XiangqiPlayer, make_ai
 from .rules import Position, Xiangqi, legal_moves_of, to_row
+
+OPTIONS = (
+    CommandOption("eval-file", "evaluate with this network (made by yipan train xiangqi "
+                  "--nnue; builtin: the one yipan ships) instead of the hand-set evaluation",
+                  commands=("play", "analyze"), kind=str, metavar="NETWORK"),
+)
+_network: dict[str, NetworkFile | None] = {"play": None}  # the network ``start`` read
+
+
+@lru_cache(maxsize=4)
+def open_network(path: str) -> NetworkFile:
+    """A network file read once in a process (refused, one line, when damaged)."""
+    return load_network(path, "xiangqi")
+
+
+def start(game: Xiangqi, options: Mapping[str, Any]) -> None:
+    """Read ``--eval-file`` before anything is prepared (a bad file is one line at once);
+    the AI that ``play`` makes next evaluates with it. Never moves the start."""
+    network = options.get("eval-file")
+    _network["play"] = open_network(network) if network else None
+
+
+def analysis_engine(network: NetworkFile | None = None) -> Engine:
+    """The engine of one analysis, with the network asked for (None: hand-set)."""
+    engine = Engine(ANALYSIS_HASH_MB)
+    engine.use_network(network)
+    return engine
 
 
 def analyze(game: Xiangqi, state: Position, request: AnalysisRequest) -> Analysis:
-    iteration = think_once(partial(Engine, ANALYSIS_HASH_MB), state,
+    path = request.options.get("eval-file")
+    network = open_network(path) if path else None
+    iteration = think_once(lambda: analysis_engine(network), state,
                            analysis_limit(request, DEFAULT_ANALYZE_SECONDS))
     extra = {
         "fen": game.fen(state),
@@ -87,7 +126,14 @@ def prepare(game: Xiangqi | None = None) -> None:
     Engine(1).warm_up()
 
 
-HOOKS = GameHooks(make_ai=make_ai, make_thinker=make_ai, analyze=analyze, prepare=prepare,
-                  perft=perft, export=export,
+def _make_ai(game: Xiangqi, level: str, rng: Any, time: float | None) -> XiangqiPlayer:
+    """The engine as the AI, evaluating with the network ``start`` read (if any)."""
+    player = make_ai(game, level, rng, time)
+    player.engine.use_network(_network["play"])
+    return player
+
+
+HOOKS = GameHooks(make_ai=_make_ai, make_thinker=_make_ai, analyze=analyze, prepare=prepare,
+                  perft=perft, export=export, options=OPTIONS, start=start,
                   ai_summary="iterative-deepening alpha-beta (PVS) with a transposition "
                              "table, quiescence and the perpetual-check rule")

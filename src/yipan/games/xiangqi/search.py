@@ -7,6 +7,10 @@
     v <= alpha: the true value is at most v;  v >= beta: at least v;  else v is exact
     (for the tree the pruning rules leave: null move and reductions make it a guess)
 
+The static evaluation (``static_value``) is the hand-set one (``evaluation``), or a network's
+(``nnue``) when the context holds one: each node marks its ply's accumulator stale on entry,
+and one that evaluates brings it up to date from the nearest fresh one above it.
+
 At ``depth <= 0`` it is the quiescence search: the side to move may stand pat on the static
 evaluation or try captures, most valuable victim first (least valuable attacker among
 equals), with delta pruning; in check, every evasion. Above it, in order:
@@ -41,6 +45,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ...chess_family.nnue import NETWORK_FIELDS, network_memory
 from ...chess_family.scores import INFINITE, MATE, MATE_BOUND
 from ...chess_family.search import (
     CAPTURE_KEY,
@@ -85,11 +90,12 @@ from .board import (
     make_null_move,
 )
 from .evaluation import DEFAULT_WEIGHTS, ORDER_VALUE, evaluate
+from .nnue import network_value
 
 PERPETUAL = 20_000  # a perpetual checker's loss, below the mates
 QUIET_LIMIT = 120
 
-ContextArrays = context_arrays(__name__, "path_checks", "banned", "weights")
+ContextArrays = context_arrays(__name__, "path_checks", "banned", "weights", *NETWORK_FIELDS)
 
 
 class Context(ArrayStruct):
@@ -105,13 +111,31 @@ def _context_struct(arrays: Any) -> Context:
 def new_context(table_megabytes: int, weights: np.ndarray | None = None) -> Context:
     """Working memory for one engine: the table takes ``table_megabytes``, the rest well
     under 1 MB. ``banned`` lists root moves not to play (UCCI's banmoves), ended by 0;
-    ``weights`` the evaluation's (default: its own)."""
+    ``weights`` the evaluation's (default: its own); no network (the hand-set evaluation)
+    until the engine packs one (``with_network``)."""
     return Context.of(ContextArrays(
         **search_memory(table_megabytes, POSITION_SIZE, MAX_MOVES, SQUARES),
         path_checks=np.zeros(MAX_HISTORY + MAX_PLY + 2, dtype=np.int64),
         banned=np.zeros(MAX_MOVES + 1, dtype=np.int64),
         weights=(DEFAULT_WEIGHTS if weights is None else weights).astype(np.int64).copy(),
+        **network_memory(None),
     ))
+
+
+def with_network(ctx: Context, arrays: dict[str, np.ndarray] | None) -> Context:
+    """``ctx`` evaluating with a network's quantised arrays (None: the hand-set evaluation)."""
+    return Context.of(ctx.arrays._replace(**network_memory(arrays)))
+
+
+@njit(cache=True, inline="always")
+def static_value(ctx: Context, ply: int) -> int:
+    """The static evaluation of ``stack[ply]``: the network's when the context holds one,
+    else the hand-set one."""
+    if ctx.ft_weights.shape[0] == 0:
+        return evaluate(ctx.stack[ply], ctx.weights)
+    return network_value(ctx.stack, ply, ctx.accumulators, ctx.fresh, ctx.changes,
+                         ctx.counts, ctx.inputs, ctx.ft_weights, ctx.ft_bias,
+                         ctx.l1_weights, ctx.l1_bias, ctx.out_weights, ctx.out_bias)
 
 
 # -- move ordering ---------------------------------------------------------------------------------
@@ -198,6 +222,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     if not enter(ctx, ply):
         return 0
     position = ctx.stack[ply]
+    ctx.fresh[ply] = 0  # a new position here: its network accumulator is stale
     here = control[HISTORY_LENGTH] + ply
     ctx.path_keys[here] = position[KEY]
     checked = in_check(position)
@@ -216,7 +241,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
         if alpha >= beta:
             return alpha
     if ply >= MAX_PLY:
-        return evaluate(position, ctx.weights)
+        return static_value(ctx, ply)
     if checked and not quiescence:
         depth += 1  # check extension
 
@@ -229,7 +254,7 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
     best = -INFINITE
     static = -INFINITE
     if not checked:
-        static = evaluate(position, ctx.weights)
+        static = static_value(ctx, ply)
     if quiescence:
         if not checked:
             if static >= beta:

@@ -1,0 +1,92 @@
+"""``yipan train xiangqi --nnue`` end to end, tiny: self-play positions labelled by the
+engine, a few training steps, a network file the engine then plays legal moves with, through
+its API and through UCCI; a rerun resumes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from yipan.chess_family.nnue_file import load
+from yipan.cli.main import main
+from yipan.core import Limit
+from yipan.games.xiangqi.engine import Engine
+from yipan.games.xiangqi.nnue import FEATURES
+from yipan.games.xiangqi.rules import Xiangqi
+
+TINY = ["train", "xiangqi", "--nnue", "--games", "2", "--games-per-unit", "1", "--depth", "1",
+        "--random-plies", "6", "--steps", "6", "--batch", "16", "--accumulator", "8",
+        "--hidden", "2", "--blend", "0"]
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    pytest.importorskip("jax", reason="training needs JAX and optax (the [train] extra)")
+    output = tmp_path_factory.mktemp("nnue") / "tiny.nnue"
+    assert main([*TINY, "--output", str(output)]) == 0
+    return output
+
+
+def test_training_writes_a_network_the_engine_plays_legal_moves_with(trained):
+    network = load(trained, "xiangqi")
+    assert (network.accumulator, network.hidden, network.features) == (8, 2, FEATURES)
+    assert network.notes["game"] == "xiangqi" and network.notes["steps"] == 6
+    assert network.notes["positions"] > 0
+    engine = Engine(hash_mb=1)
+    engine.use_network(trained)
+    game = Xiangqi()
+    state = game.initial_state()
+    for _ in range(6):  # a few moves of a game, each legal where it is played
+        found = engine.think(state, Limit(depth=3))
+        assert found is not None and found.move in game.legal_moves(state)
+        state = game.play(state, found.move)
+    folder = trained.parent / "tiny.nnue.checkpoint"
+    assert sorted(p.name for p in folder.glob("data-*")) == ["data-0000.npz", "data-0001.npz"]
+    state_file = json.loads((folder / "state.json").read_text())
+    assert state_file["data"]["game"] == "xiangqi" and state_file["train"]["blend"] == 0
+
+
+def test_ucci_plays_with_the_trained_network(trained):
+    from yipan.protocols.ucci import UcciEngine
+
+    lines: list[str] = []
+    ucci = UcciEngine(lines.append, hash_mb=1)
+    for line in ("ucci", f"setoption evalfile {trained}", "position startpos", "go depth 2"):
+        assert ucci.handle(line) is True
+    assert ucci.search_thread is not None
+    ucci.search_thread.join(120)
+    assert not any(line.startswith("info string") for line in lines)
+    best = [line for line in lines if line.startswith("bestmove")]
+    game = Xiangqi()
+    state = game.initial_state()
+    assert len(best) == 1
+    assert game.parse_move(state, best[0].split()[1]) in game.legal_moves(state)
+
+
+def test_a_rerun_resumes_without_playing_again_and_positions_cap_the_data(trained, capsys):
+    capsys.readouterr()
+    assert main([*TINY, "--output", str(trained)]) == 0
+    err = capsys.readouterr().err
+    assert "playing" not in err and "steps 6/6" in err  # nothing left to do but export
+    assert main([*TINY, "--positions", "5", "--output", str(trained)]) == 0
+    err = capsys.readouterr().err
+    assert "playing" not in err and "training: 5 positions" in err and "steps 0/6" in err
+    assert load(trained).notes["positions"] > 5  # all made; five trained on
+
+
+def test_bad_input_is_refused_in_one_line_with_status_2(trained, tmp_path, capsys):
+    capsys.readouterr()
+    deeper = [*TINY[:TINY.index("--depth")], "--depth", "2",
+              *TINY[TINY.index("--random-plies"):]]
+    assert main([*deeper, "--output", str(trained)]) == 2
+    err = capsys.readouterr().err
+    assert "other settings" in err and len(err.strip().splitlines()) == 1
+    damaged = tmp_path / "damaged.nnue"
+    damaged.write_bytes(b"PK\x03\x04 damaged")
+    assert main([*TINY, "--labeller", str(damaged), "--output",
+                 str(tmp_path / "other.nnue")]) == 2
+    err = capsys.readouterr().err
+    assert "damaged.nnue" in err and len(err.strip().splitlines()) == 1
+    assert main(["train", "connect4", "--nnue", "--output", str(tmp_path / "c4.nnue")]) == 2
+    assert "no evaluation network" in capsys.readouterr().err
