@@ -11,8 +11,13 @@ from hypothesis import strategies as st
 
 from yipan.core import WIN
 from yipan.games.gomoku.board import (
+    EMPTY,
     L_FIVE,
+    L_FORBIDDEN,
     L_OPEN_FOUR,
+    LEVEL_BONUS,
+    SHAPE_WORTH,
+    cell_level,
     initialise,
     new_board,
     place,
@@ -99,6 +104,43 @@ def test_incremental_board_matches_a_board_built_from_scratch(seed, rule):
         scratch.cells[cell] = colour + 1
     initialise(scratch)
     assert same(board_arrays(board)[:6], board_arrays(scratch)[:6])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_kept_shapes_levels_and_worth_are_those_of_the_tables(seed, rule):
+    """After random stones placed and taken back, each empty cell's shapes are its keys read
+    in the rule's tables, its level ``cell_level`` of them, its worth and the totals their
+    sum (the kernels write this reckoning out, inline, for speed)."""
+    rng = random.Random(seed)
+    board = new_board(9, rule)
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    played = cells[:rng.randint(1, 45)]
+    for index, cell in enumerate(played):
+        place(board, cell, index % 2)
+    for _ in range(rng.randint(0, len(played))):
+        remove(board, played.pop())
+    renju = rule == "renju"
+    totals = [0, 0]
+    for q in (int(c) for c in board.points):
+        for c in range(2):
+            if board.cells[q] != EMPTY:
+                assert board.level[c, q] == 0 and board.value[c, q] == 0
+                continue
+            shapes = [board.table[c, board.edge[q, d], board.keys[c, q, d]] for d in range(4)]
+            assert list(board.shapes[c, q]) == shapes
+            level = cell_level(board.shapes[c, q], c == 0 and renju)
+            assert board.level[c, q] == level
+            worth = 0 if level == L_FORBIDDEN else (sum(SHAPE_WORTH[s] for s in shapes)
+                                                    + LEVEL_BONUS[level])
+            assert board.value[c, q] == worth
+            totals[c] += worth
+    assert list(board.total) == totals
+    assert [list(row) for row in board.level_count] == [
+        [int(np.sum((board.level[c, board.points] == lv) & (board.cells[board.points] == EMPTY)))
+         + (int(np.sum(board.cells[board.points] != EMPTY)) if lv == 0 else 0)
+         for lv in range(8)] for c in range(2)]
 
 
 def engine_with(size, black, white, rule="freestyle"):

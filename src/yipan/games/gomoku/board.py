@@ -169,7 +169,7 @@ def window_index(offset: int) -> int:
 def cell_level(shapes: np.ndarray, forbid: bool) -> int:
     """The threat level of four directional shapes together (``forbid``: renju's black).
 
-    The same reckoning as ``_update_lines`` (which has it written out)."""
+    The same reckoning as ``_update_lines`` and ``refresh`` (which have it written out)."""
     fours = 0
     straight = 0
     open_threes = 0
@@ -200,30 +200,63 @@ def cell_level(shapes: np.ndarray, forbid: bool) -> int:
 
 
 @njit(cache=True)
-def _settle(board: Board, q: int, c: int, empty: bool) -> None:
-    """Level and worth of cell ``q`` for colour ``c`` from its four stored shapes."""
-    worth = 0
-    for d in range(4):
-        worth += SHAPE_WORTH[board.shapes[c, q, d]]
-    board.level_count[c, board.level[c, q]] -= 1
-    level = cell_level(board.shapes[c, q], c == 0 and board.meta[RENJU] == 1) if empty \
-        else L_NONE
-    board.level[c, q] = level
-    board.level_count[c, level] += 1
-    worth = 0 if level == L_FORBIDDEN else worth + LEVEL_BONUS[level]
-    board.total[c] += worth - board.value[c, q]
-    board.value[c, q] = worth
-
-
-@njit(cache=True)
 def refresh(board: Board, q: int) -> None:
-    """Recompute shapes, level and worth of cell ``q`` for both colours from its keys."""
+    """Recompute shapes, level and worth of cell ``q`` for both colours from its keys.
+
+    Written out in one body with each array read once from the struct (a field read counts
+    a reference, and ``place`` and ``remove`` call this once a stone): the same reckoning
+    as ``cell_level``."""
     empty = board.cells[q] == EMPTY
+    shapes, table, edge, keys = board.shapes, board.table, board.edge, board.keys
+    levels, level_count, value, total = board.level, board.level_count, board.value, \
+        board.total
+    renju = board.meta[RENJU] == 1
     for c in range(2):
-        for d in range(4):
-            board.shapes[c, q, d] = board.table[c, board.edge[q, d], board.keys[c, q, d]] \
-                if empty else 0
-        _settle(board, q, c, empty)
+        worth = 0
+        level = L_NONE
+        if empty:
+            fours = 0
+            straight = 0
+            open_threes = 0
+            five = False
+            overline = False
+            for d in range(4):
+                shape = table[c, edge[q, d], keys[c, q, d]]
+                shapes[c, q, d] = shape
+                worth += SHAPE_WORTH[shape]
+                if shape == FIVE:
+                    five = True
+                elif shape == OPEN_FOUR:
+                    straight += 1
+                elif shape == FOUR:
+                    fours += 1
+                elif shape == FOUR_FOUR:
+                    fours += 2
+                elif shape == OPEN_THREE:
+                    open_threes += 1
+                elif shape == OVERLINE:
+                    overline = True
+            if five:
+                level = L_FIVE
+            elif renju and c == 0 and (overline or fours + straight >= 2 or open_threes >= 2):
+                level = L_FORBIDDEN
+            elif straight or fours >= 2:
+                level = L_OPEN_FOUR
+            elif fours == 1:
+                level = L_FOUR_THREE if open_threes else L_FOUR
+            elif open_threes >= 2:
+                level = L_DOUBLE_THREE
+            elif open_threes:
+                level = L_THREE
+        else:
+            for d in range(4):
+                shapes[c, q, d] = 0
+        level_count[c, levels[c, q]] -= 1
+        levels[c, q] = level
+        level_count[c, level] += 1
+        worth = 0 if level == L_FORBIDDEN else worth + LEVEL_BONUS[level]
+        total[c] += worth - value[c, q]
+        value[c, q] = worth
 
 
 @njit(cache=True)
@@ -411,8 +444,9 @@ def _take_back_lines(board: Board, m: int, colour: int, start: int) -> None:
 @njit(cache=True)
 def find_level(board: Board, colour: int, level: int) -> int:
     """The first empty cell where ``colour`` reaches ``level`` (or -1)."""
+    cells, levels = board.cells, board.level  # (read once: see ``generate``)
     for q in board.points:
-        if board.cells[q] == EMPTY and board.level[colour, q] == level:
+        if cells[q] == EMPTY and levels[colour, q] == level:
             return q
     return -1
 

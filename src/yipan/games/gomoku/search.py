@@ -104,18 +104,23 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
     count = 0
     arrived = 0
     arrivals = context.arrivals
+    # the arrays read once from the structs: a field read in the loop counts a reference
+    # each time
+    cells, near, level, shapes, value = (board.cells, board.near, board.level, board.shapes,
+                                         board.value)
+    history = context.history
     for q in board.points:
-        if board.cells[q] != EMPTY or board.near[q] == 0 or board.level[me, q] == L_FORBIDDEN:
+        if cells[q] != EMPTY or near[q] == 0 or level[me, q] == L_FORBIDDEN:
             continue
-        if defending and board.level[me, q] < L_FOUR:
+        if defending and level[me, q] < L_FOUR:
             stops = False
             for d in range(4):
-                if board.shapes[them, q, d] >= FOUR:
+                if shapes[them, q, d] >= FOUR:
                     stops = True
                     break
             if not stops:
                 continue
-        score = board.value[me, q] * 5 + board.value[them, q] * 4 + context.history[me, q]
+        score = value[me, q] * 5 + value[them, q] * 4 + history[me, q]
         if q == tt_move:
             score += 1 << 40
         elif q in (killer0, killer1):
@@ -192,14 +197,15 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
     original_alpha = alpha
     best = -INFINITY
     best_move = -1
+    levels, moves, killers = board.level, context.moves, context.killers  # (read once)
     quiet_position = stats[LMR] != 0 and forced < 0 and counts[them, L_OPEN_FOUR] == 0
     for i in range(count):
-        move = context.moves[ply, i]
+        move = moves[ply, i]
         # late move reduction: a quiet move late in the ordered list (no three or four of
         # either side there) is first searched shallower, and again in full if it surprises
         reduction = 0
         if (quiet_position and i >= LMR_FROM and child_depth >= 2
-                and board.level[me, move] < L_THREE and board.level[them, move] < L_THREE):
+                and levels[me, move] < L_THREE and levels[them, move] < L_THREE):
             reduction = 1 if i < LMR_DEEPER_FROM or child_depth < 4 else 2
         place(board, move, me)
         # PVS: the first move with the full window, the others with a null window (and
@@ -233,9 +239,9 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
                 alpha = value
                 if alpha >= beta:
                     stats[CUTOFFS] += 1
-                    if move != context.killers[ply, 0]:
-                        context.killers[ply, 1] = context.killers[ply, 0]
-                        context.killers[ply, 0] = move
+                    if move != killers[ply, 0]:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = move
                     context.history[me, move] += depth * depth
                     break
 
