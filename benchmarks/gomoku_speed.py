@@ -10,7 +10,8 @@ middle games of seeded random play near the centre (``--midgames`` a rule), unde
 searches of the side to move. The baseline runs in a child process whose ``PYTHONPATH`` is
 the baseline's ``src`` (two copies of one package cannot share a process); the two alternate
 position by position, which of them goes first alternating too, so that the machine's load
-falls on both alike. Each measures its own processor time (``time.process_time``).
+falls on both alike. Each measures its own processor time (``time.process_time``); with
+``--repeat K`` each searches every position K times and the least time counts.
 
 Prints, per rule and in all: nodes, nodes per processor second of each and the ratio; and
 every position where the two disagree on the best move, the value or the node count (the
@@ -82,15 +83,16 @@ def midgame_positions(rule: str, count: int, rng: random.Random) -> list[list[in
 class Runner:
     """The engines of this process's ``yipan`` (one per rule), searching on request."""
 
-    def __init__(self) -> None:
+    def __init__(self, memory: int) -> None:
         from yipan.games.gomoku.engine import Engine
 
         self.engine_class = Engine
+        self.memory = memory
         self.engines: dict[str, Any] = {}
 
     def engine(self, rule: str) -> Any:
         if rule not in self.engines:
-            engine = self.engine_class(SIZE, rule, memory_bytes=16 << 20)
+            engine = self.engine_class(SIZE, rule, memory_bytes=self.memory)
             engine.warm_up()  # (compiled or loaded before any clock runs)
             self.engines[rule] = engine
         return self.engines[rule]
@@ -101,7 +103,9 @@ class Runner:
         engine = self.engine(job["rule"])
         engine.reset(job["moves"])
         context = engine.context
-        context.tt_key[:] = 0
+        # (the table of this version or the baseline's: its arrays may differ)
+        table = context.tt if hasattr(context, "tt") else context.tt_key
+        table[:] = 0
         context.history[:] = 0
         if job["kind"] == "search":
             start = time.process_time()
@@ -121,9 +125,9 @@ class Runner:
                 "nodes": int(context.stats[THREAT_NODES]), "cpu": cpu}
 
 
-def worker() -> int:
+def worker(memory: int) -> int:
     """The baseline's side: one JSON job a line in, one JSON answer a line out."""
-    runner = Runner()
+    runner = Runner(memory)
     for line in sys.stdin:
         job = json.loads(line)
         if job.get("warm"):
@@ -135,10 +139,11 @@ def worker() -> int:
 
 
 class Baseline:
-    def __init__(self, src: str) -> None:
+    def __init__(self, src: str, memory_mb: int) -> None:
         env = {**os.environ, "PYTHONPATH": src}
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker"], env=env,
+            [sys.executable, str(Path(__file__).resolve()), "--worker", "--memory",
+             str(memory_mb)], env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def ask(self, job: dict) -> dict:
@@ -162,21 +167,27 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=150_000, help="node budget a search")
     parser.add_argument("--threats", action="store_true", help="also VCF and VCT searches")
     parser.add_argument("--threat-nodes", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="searches a position and version; the least processor time counts "
+                             "(what the other processes of a busy machine add varies)")
+    parser.add_argument("--memory", type=int, default=64,
+                        help="MB of search memory (the engine's default: 64)")
     parser.add_argument("--seed", type=int, default=20261203)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        return worker()
+        return worker(args.memory << 20)
     sys.path.insert(0, str(ROOT / "src"))
-    runner = Runner()
-    baseline = Baseline(args.baseline) if args.baseline else None
+    runner = Runner(args.memory << 20)
+    baseline = Baseline(args.baseline, args.memory) if args.baseline else None
     rng = random.Random(args.seed)
     puzzles = puzzle_positions(data_dir() / "gomoku" / "vcf_puzzles.txt")[:args.puzzles]
     kinds = ["search"] + (["vcf", "vct"] if args.threats else [])
     totals: dict[str, list[float]] = {}
     disagreements = 0
     turn = 0
-    print(f"depth {args.depth}, {args.nodes:,} nodes a search; {len(puzzles)} puzzles and "
+    print(f"depth {args.depth}, {args.nodes:,} nodes a search, {args.memory} MB; "
+          f"{len(puzzles)} puzzles and "
           f"{args.midgames} midgames a rule; baseline {args.baseline}", flush=True)
     for rule in args.rules:
         positions = [("puzzle", i, m) for i, m in enumerate(puzzles)] + [
@@ -187,15 +198,17 @@ def main() -> int:
         for kind in kinds:
             sums = [0.0, 0.0, 0.0, 0.0]  # nodes and seconds: ours, baseline's
             for name, index, moves in positions:
+                ours = theirs = None
                 job = {"rule": rule, "moves": moves, "kind": kind,
                        "depth": args.depth,
                        "nodes": args.nodes if kind == "search" else args.threat_nodes}
-                turn += 1
-                if baseline and turn % 2:
-                    theirs = baseline.ask(job)
-                ours = runner.run(job)
-                if baseline and not turn % 2:
-                    theirs = baseline.ask(job)
+                for _ in range(args.repeat):
+                    turn += 1
+                    if baseline and turn % 2:
+                        theirs = least(theirs, baseline.ask(job))
+                    ours = least(ours, runner.run(job))
+                    if baseline and not turn % 2:
+                        theirs = least(theirs, baseline.ask(job))
                 sums[0] += ours["nodes"]
                 sums[1] += ours["cpu"]
                 if baseline:
@@ -215,6 +228,11 @@ def main() -> int:
         baseline.close()
         print(f"disagreements: {disagreements}")
     return 1 if disagreements else 0
+
+
+def least(kept: dict | None, new: dict) -> dict:
+    """The answer with the lesser processor time (the searches are the same)."""
+    return new if kept is None or new["cpu"] < kept["cpu"] else kept
 
 
 def report(label: str, sums: list[float], compared: bool) -> None:

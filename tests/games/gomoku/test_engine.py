@@ -37,7 +37,7 @@ from yipan.games.gomoku.patterns import (
     shape_of,
 )
 from yipan.games.gomoku.rules import RULES
-from yipan.games.gomoku.search import INFINITY, negamax
+from yipan.games.gomoku.search import INFINITY, entry_parts, negamax, tt_entry
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
 
@@ -295,3 +295,12 @@ def test_the_costly_kernels_are_compiled_once_and_then_loaded(count_compilations
     warm = count_compilations(PREPARE_AND_THINK)  # (the same cache)
     assert not set(KERNELS) & set(warm["compiled"]), warm
     assert warm["move"] == cold["move"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-(2**31), 2**31 - 1), st.integers(-128, 127), st.integers(0, 2),
+       st.integers(-1, 2**15 - 1))
+def test_a_table_entry_gives_back_its_value_depth_flag_and_move(value, depth, flag, move):
+    """One int64 holds what five arrays held (int32 value, int8 depth and flag, int16
+    move), each read back unchanged."""
+    assert entry_parts(tt_entry(value, depth, flag, move)) == (value, depth, flag, move)

@@ -86,6 +86,20 @@ def from_table(value: int, ply: int) -> int:
 
 
 @njit(cache=True)
+def tt_entry(value: int, depth: int, flag: int, move: int) -> int:
+    """A table slot's second word: the value (32 bits), the depth (8), the flag (8) and the
+    move (16, -1 for none), lowest first (``entry_parts`` reads them back)."""
+    return ((np.int64(value) & 0xFFFFFFFF) | ((np.int64(depth) & 0xFF) << 32)
+            | ((np.int64(flag) & 0xFF) << 40) | (np.int64(move) << 48))
+
+
+@njit(cache=True)
+def entry_parts(entry: int) -> tuple[int, int, int, int]:
+    """Value, depth, flag and move of a ``tt_entry`` (the signed ones sign-extended)."""
+    return (entry << 32) >> 32, (entry << 24) >> 56, (entry >> 40) & 0xFF, entry >> 48
+
+
+@njit(cache=True)
 def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) -> int:
     """Candidate moves into ``context.moves[ply]``, best first; returns how many.
 
@@ -170,13 +184,13 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
         return alpha
 
     key = board.hash[0]
-    slot = key & np.uint64(context.tt_key.size - 1)
+    tt = context.tt
+    slot = key & np.uint64(tt.shape[0] - 1)
     tt_move = -1
-    if context.tt_key[slot] == key:
-        tt_move = context.tt_move[slot]
-        if context.tt_depth[slot] >= depth and ply > 0:
-            value = from_table(context.tt_value[slot], ply)
-            flag = context.tt_flag[slot]
+    if tt[slot, 0] == np.int64(key):
+        stored, stored_depth, flag, tt_move = entry_parts(tt[slot, 1])
+        if stored_depth >= depth and ply > 0:
+            value = from_table(stored, ply)
             if (flag == EXACT or (flag == LOWER and value >= beta)
                     or (flag == UPPER and value <= alpha)):
                 stats[TT_HITS] += 1
@@ -246,9 +260,6 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
                     break
 
     flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-    context.tt_key[slot] = key
-    context.tt_value[slot] = to_table(best, ply)
-    context.tt_depth[slot] = min(depth, 127)
-    context.tt_flag[slot] = flag
-    context.tt_move[slot] = best_move
+    tt[slot, 0] = np.int64(key)
+    tt[slot, 1] = tt_entry(to_table(best, ply), min(depth, 127), flag, best_move)
     return best
