@@ -18,6 +18,7 @@ from yipan.games.gomoku.board import (
     LEVEL_BONUS,
     SHAPE_WORTH,
     cell_level,
+    colour_key,
     initialise,
     new_board,
     place,
@@ -128,7 +129,8 @@ def test_kept_shapes_levels_and_worth_are_those_of_the_tables(seed, rule):
             if board.cells[q] != EMPTY:
                 assert board.level[c, q] == 0 and board.value[c, q] == 0
                 continue
-            shapes = [board.table[c, board.edge[q, d], board.keys[c, q, d]] for d in range(4)]
+            shapes = [board.table[c, board.edge[q, d], colour_key(board.keys[q, d], c)]
+                      for d in range(4)]
             assert list(board.shapes[c, q]) == shapes
             level = cell_level(board.shapes[c, q], c == 0 and renju)
             assert board.level[c, q] == level

@@ -9,8 +9,10 @@ board cell along a line is inside the array and no kernel tests bounds::
 
 What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 
-- ``keys[c, q, d]``: the ten cells around ``q`` on direction ``d``, coded as in ``patterns``
-  (changed by adding or subtracting one code per stone placed or removed);
+- ``keys[q, d]``: the ten cells around ``q`` on direction ``d``, coded as in ``patterns``,
+  as black sees them in the low 32 bits and as white sees them in the high 32 (``colour_key``;
+  changed by adding or subtracting one packed code per stone placed or removed: one
+  read-modify-write for both colours);
 - ``shapes[c, q, d]``: ``table[c, edge[q, d], keys]`` for empty cells (a shape table a
   colour: under renju black's differs from white's; and under caro one for each place of
   the edge in the window, ``edge[q, d]``, since the edge blocks no five there: ``patterns``);
@@ -134,7 +136,7 @@ def board_arrays(size: int, rule: str) -> BoardArrays:
         1, 2**63, size=(2, width * width), dtype=np.int64).astype(np.uint64)
     return BoardArrays(
         cells=cells,
-        keys=np.zeros((2, width * width, 4), dtype=np.int32),
+        keys=np.zeros((width * width, 4), dtype=np.int64),
         shapes=np.zeros((2, width * width, 4), dtype=np.int8),
         level=np.zeros((2, width * width), dtype=np.int8),
         level_count=np.zeros((2, LEVELS), dtype=np.int32),
@@ -163,6 +165,15 @@ def directions(width: int) -> tuple:
 def window_index(offset: int) -> int:
     """Position in a key of the cell ``offset`` steps from the centre (offset != 0)."""
     return offset + WINDOW if offset < 0 else offset + WINDOW - 1
+
+
+KEY_BITS = 32  # each colour's key (< 3 ** 10) in one half of an int64
+
+
+@njit(cache=True)
+def colour_key(packed: int, colour: int) -> int:
+    """Colour ``colour``'s key of a packed ``keys`` entry."""
+    return (packed >> (KEY_BITS * colour)) & 0xFFFFFFFF
 
 
 @njit(cache=True)
@@ -221,7 +232,7 @@ def refresh(board: Board, q: int) -> None:
             five = False
             overline = False
             for d in range(4):
-                shape = table[c, edge[q, d], keys[c, q, d]]
+                shape = table[c, edge[q, d], (keys[q, d] >> (KEY_BITS * c)) & 0xFFFFFFFF]
                 shapes[c, q, d] = shape
                 worth += SHAPE_WORTH[shape]
                 if shape == FIVE:
@@ -269,6 +280,7 @@ def initialise(board: Board) -> None:
         board.level_count[0, 0] += 1
         board.level_count[1, 0] += 1
         for d in range(4):
+            packed = 0
             for c in range(2):
                 key = 0
                 for offset in range(-WINDOW, WINDOW + 1):
@@ -277,7 +289,8 @@ def initialise(board: Board) -> None:
                     cell = board.cells[q + offset * dirs[d]]
                     code = 0 if cell == EMPTY else 1 if cell == c + 1 else 2
                     key += code * POWERS_OF_3[window_index(offset)]
-                board.keys[c, q, d] = key
+                packed += key << (KEY_BITS * c)
+            board.keys[q, d] = packed
         refresh(board, np.int64(q))
 
 
@@ -295,6 +308,8 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
     cells, keys, shapes, table, edge = (board.cells, board.keys, board.shapes, board.table,
                                         board.edge)
     level_of, level_count, value, total = board.level, board.level_count, board.value, board.total
+    # a stone is code 1 in its colour's key and 2 in the other's: both in one addition
+    codes = (1 << (KEY_BITS * colour)) + (2 << (KEY_BITS * (1 - colour)))
     for d in range(4):
         step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
         for side in (-1, 1):
@@ -304,12 +319,12 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                     break
                 offset = -side * distance
                 index = offset + WINDOW if offset < 0 else offset + WINDOW - 1
-                keys[colour, q, d] += sign * POWERS_OF_3[index]
-                keys[1 - colour, q, d] += sign * 2 * POWERS_OF_3[index]
+                keys[q, d] += sign * POWERS_OF_3[index] * codes
                 if cells[q] != EMPTY:
                     continue
+                both = keys[q, d]
                 for c in range(2):
-                    shape = table[c, edge[q, d], keys[c, q, d]]
+                    shape = table[c, edge[q, d], (both >> (KEY_BITS * c)) & 0xFFFFFFFF]
                     if shape == shapes[c, q, d]:
                         continue  # (most cells of a line: nothing else of theirs changes)
                     if sign == 1:
@@ -411,6 +426,7 @@ def _take_back_lines(board: Board, m: int, colour: int, start: int) -> None:
     """
     width = board.meta[WIDTH]
     cells, keys = board.cells, board.keys
+    codes = (1 << (KEY_BITS * colour)) + (2 << (KEY_BITS * (1 - colour)))
     for d in range(4):
         step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
         for side in (-1, 1):
@@ -420,8 +436,7 @@ def _take_back_lines(board: Board, m: int, colour: int, start: int) -> None:
                     break
                 offset = -side * distance
                 index = offset + WINDOW if offset < 0 else offset + WINDOW - 1
-                keys[colour, q, d] -= POWERS_OF_3[index]
-                keys[1 - colour, q, d] -= 2 * POWERS_OF_3[index]
+                keys[q, d] -= POWERS_OF_3[index] * codes
     undo, shapes, level_of, level_count = board.undo, board.shapes, board.level, board.level_count
     value, total = board.value, board.total
     for row in range(start, board.meta[UNDO_TOP]):
