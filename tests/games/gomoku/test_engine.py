@@ -14,9 +14,12 @@ from yipan.games.gomoku.board import (
     EMPTY,
     L_FIVE,
     L_FORBIDDEN,
+    L_FOUR,
     L_OPEN_FOUR,
     LEVEL_BONUS,
     SHAPE_WORTH,
+    STONES,
+    WIDTH,
     cell_level,
     colour_key,
     initialise,
@@ -24,7 +27,7 @@ from yipan.games.gomoku.board import (
     place,
     remove,
 )
-from yipan.games.gomoku.context import LMR, MAX_NODES, NODES, start_budget
+from yipan.games.gomoku.context import BRANCH, LMR, MAX_MOVES, MAX_NODES, NODES, start_budget
 from yipan.games.gomoku.engine import Engine, reference_search
 from yipan.games.gomoku.patterns import (
     FIVE,
@@ -38,7 +41,7 @@ from yipan.games.gomoku.patterns import (
     shape_of,
 )
 from yipan.games.gomoku.rules import RULES
-from yipan.games.gomoku.search import INFINITY, entry_parts, negamax, tt_entry
+from yipan.games.gomoku.search import INFINITY, entry_parts, generate, negamax, tt_entry
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
 
@@ -306,3 +309,45 @@ def test_a_table_entry_gives_back_its_value_depth_flag_and_move(value, depth, fl
     """One int64 holds what five arrays held (int32 value, int8 depth and flag, int16
     move), each read back unchanged."""
     assert entry_parts(tt_entry(value, depth, flag, move)) == (value, depth, flag, move)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_candidates_are_every_near_point_best_first_after_any_stones(seed, rule):
+    """``generate`` reads only the rows and columns near the stones' span (``bounds``, kept
+    through stones placed and taken back in any order): its list is every empty point near
+    a stone (not forbidden; stopping the opponent's open four when there is one), best
+    score first, ties in the order of the points, as a scan of the whole board gives."""
+    rng = random.Random(seed)
+    engine = Engine(11, rule, memory_bytes=1 << 16)
+    board, context = engine.board, engine.context
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    played = cells[:rng.randint(1, 40)]
+    for index, cell in enumerate(played):
+        place(board, cell, index % 2)
+    for _ in range(rng.randint(0, len(played) - 1)):
+        remove(board, played.pop(rng.randrange(len(played))))
+    stones = [int(c) for c in board.points if board.cells[c] != EMPTY]
+    width = int(board.meta[WIDTH])
+    rows, columns = [c // width for c in stones], [c % width for c in stones]
+    span = board.bounds[board.meta[STONES]]
+    assert list(span) == [min(rows), max(rows), min(columns), max(columns)]
+    context.history[:] = rng.randrange(3)
+    context.stats[BRANCH] = MAX_MOVES
+    for me in (0, 1):
+        them = 1 - me
+        defending = board.level_count[them, L_OPEN_FOUR] > 0
+        expected = []
+        for order, q in enumerate(int(c) for c in board.points):
+            if (board.cells[q] != EMPTY or board.near[q] == 0
+                    or board.level[me, q] == L_FORBIDDEN):
+                continue
+            if defending and board.level[me, q] < L_FOUR and not any(
+                    board.shapes[them, q, d] >= FOUR for d in range(4)):
+                continue
+            score = (int(board.value[me, q]) * 5 + int(board.value[them, q]) * 4
+                     + int(context.history[me, q]))
+            expected.append((-score, order, q))
+        count = generate(board, context, me, 1, -1)
+        assert [int(m) for m in context.moves[1, :count]] == [q for _, _, q in sorted(expected)]

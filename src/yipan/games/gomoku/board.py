@@ -22,6 +22,8 @@ What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 - ``value[c, q]``: the cell's worth to ``c`` and ``total[c]``: the sum over empty cells
   (kept incrementally; ``evaluate`` weighs mine against theirs);
 - ``near[q]``: stones within two cells (the candidate moves are empty cells near stones);
+- ``bounds[k]``: the rows and columns the first ``k`` stones of ``stack`` span (first row,
+  last row, first column, last column, padded): the candidates lie within two of them;
 - ``hash[0]``: the Zobrist hash of the position;
 - ``undo``: what placing each stone changed (one row a cell and colour whose shape changed:
   ``q * 8 + colour * 4 + d``, then the old shape, level and worth), the rows of the stone
@@ -70,7 +72,8 @@ LEVEL_BONUS = np.array([0, 84, 315, 74, 502, 1500, 0, 0], dtype=np.int64)
 
 BoardArrays = namedtuple("BoardArrays", [
     "cells", "keys", "shapes", "level", "level_count", "value", "total", "near", "hash",
-    "zobrist", "table", "edge", "points", "stack", "undo", "undo_from", "logged", "meta",
+    "zobrist", "table", "edge", "points", "stack", "bounds", "undo", "undo_from", "logged",
+    "meta",
 ])
 # meta: [size, width, renju (0/1: black has forbidden points), stones on the board, rows of
 # ``undo`` in use]
@@ -149,6 +152,7 @@ def board_arrays(size: int, rule: str) -> BoardArrays:
         edge=edge_places(cells, width, rule in ("caro", "caro-exact")),
         points=points,
         stack=np.zeros(size * size, dtype=np.int32),
+        bounds=np.array([[width, -1, width, -1]] * (size * size + 1), dtype=np.int64),
         undo=np.zeros((size * size * UNDO_ROWS_A_STONE, 4), dtype=np.int64),
         undo_from=np.zeros(size * size, dtype=np.int64),
         logged=np.zeros(size * size, dtype=np.int8),
@@ -393,8 +397,21 @@ def place(board: Board, m: int, colour: int) -> None:
     board.undo_from[stones] = board.meta[UNDO_TOP]
     board.logged[stones] = 1
     board.meta[STONES] += 1
+    _extend_bounds(board, stones, m)
     refresh(board, m)
     _update_lines(board, m, colour, np.int64(1))  # (not a literal: one compiled version)
+
+
+@njit(cache=True)
+def _extend_bounds(board: Board, k: int, m: int) -> None:
+    """``bounds[k + 1]``: those of the first ``k`` stones and ``m``."""
+    width = board.meta[WIDTH]
+    row, column = m // width, m % width
+    before, after = board.bounds[k], board.bounds[k + 1]
+    after[0] = min(before[0], row)
+    after[1] = max(before[1], row)
+    after[2] = min(before[2], column)
+    after[3] = max(before[3], column)
 
 
 @njit(cache=True)
@@ -413,6 +430,7 @@ def remove(board: Board, m: int) -> None:
             at += 1
         for k in range(at, stones):
             board.stack[k] = board.stack[k + 1]
+            _extend_bounds(board, k, np.int64(board.stack[k]))
         board.logged[:stones] = 0
         board.meta[UNDO_TOP] = 0
         _update_lines(board, m, colour, np.int64(-1))

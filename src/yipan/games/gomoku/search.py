@@ -37,6 +37,10 @@ from .board import (
     L_FOUR,
     L_OPEN_FOUR,
     L_THREE,
+    PAD,
+    SIZE,
+    STONES,
+    WIDTH,
     Board,
     evaluate,
     find_level,
@@ -123,25 +127,32 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
     cells, near, level, shapes, value = (board.cells, board.near, board.level, board.shapes,
                                          board.value)
     history = context.history
-    for q in board.points:
-        if cells[q] != EMPTY or near[q] == 0 or level[me, q] == L_FORBIDDEN:
-            continue
-        if defending and level[me, q] < L_FOUR:
-            stops = False
-            for d in range(4):
-                if shapes[them, q, d] >= FOUR:
-                    stops = True
-                    break
-            if not stops:
+    # only the rows and columns within two of the stones' span hold cells near stones; read
+    # row by row, as ``board.points`` lists them (the order of arrival breaks ties)
+    width, last = board.meta[WIDTH], PAD + board.meta[SIZE] - 1
+    bounds = board.bounds[board.meta[STONES]]
+    first_column, last_column = max(bounds[2] - 2, PAD), min(bounds[3] + 2, last)
+    for row in range(max(bounds[0] - 2, PAD), min(bounds[1] + 2, last) + 1):
+        for q in range(row * width + first_column, row * width + last_column + 1):
+            if cells[q] != EMPTY or near[q] == 0 or level[me, q] == L_FORBIDDEN:
                 continue
-        score = value[me, q] * 5 + value[them, q] * 4 + history[me, q]
-        if q == tt_move:
-            score += 1 << 40
-        elif q in (killer0, killer1):
-            score += 1 << 30
-        arrivals[arrived] = q
-        count = insert_key(scores, count, cap, score * MAX_MOVES + (MAX_MOVES - 1 - arrived))
-        arrived += 1
+            if defending and level[me, q] < L_FOUR:
+                stops = False
+                for d in range(4):
+                    if shapes[them, q, d] >= FOUR:
+                        stops = True
+                        break
+                if not stops:
+                    continue
+            score = value[me, q] * 5 + value[them, q] * 4 + history[me, q]
+            if q == tt_move:
+                score += 1 << 40
+            elif q in (killer0, killer1):
+                score += 1 << 30
+            arrivals[arrived] = q
+            count = insert_key(scores, count, cap,
+                               score * MAX_MOVES + (MAX_MOVES - 1 - arrived))
+            arrived += 1
     for i in range(count):
         moves[i] = arrivals[MAX_MOVES - 1 - scores[i] % MAX_MOVES]
     return count
