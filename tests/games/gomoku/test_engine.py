@@ -16,6 +16,7 @@ from yipan.games.gomoku.board import (
     L_FORBIDDEN,
     L_FOUR,
     L_OPEN_FOUR,
+    L_THREE,
     LEVEL_BONUS,
     SHAPE_WORTH,
     STONES,
@@ -42,6 +43,7 @@ from yipan.games.gomoku.patterns import (
 )
 from yipan.games.gomoku.rules import RULES
 from yipan.games.gomoku.search import INFINITY, entry_parts, generate, negamax, tt_entry
+from yipan.games.gomoku.threats import _defences, _threat_moves
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
 
@@ -351,3 +353,55 @@ def test_candidates_are_every_near_point_best_first_after_any_stones(seed, rule)
             expected.append((-score, order, q))
         count = generate(board, context, me, 1, -1)
         assert [int(m) for m in context.moves[1, :count]] == [q for _, _, q in sorted(expected)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_threat_moves_are_every_four_and_three_best_first(seed, rule):
+    """The threat search's attacker moves: every empty point where the attacker makes a
+    four (and, for VCT, a three), higher level and worth first, ties in the order of the
+    points."""
+    rng = random.Random(seed)
+    board = new_board(11, rule)
+    context = Engine(11, rule, memory_bytes=1 << 16).context
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    for index, cell in enumerate(cells[:rng.randint(1, 45)]):
+        place(board, cell, index % 2)
+    for attacker in (0, 1):
+        for threes in (0, 1):
+            lowest = L_THREE if threes else L_FOUR
+            expected = []
+            for order, q in enumerate(int(c) for c in board.points):
+                level = int(board.level[attacker, q])
+                if board.cells[q] == EMPTY and lowest <= level < L_FIVE:
+                    score = (level * 1_000_000 + int(board.value[attacker, q])
+                             + int(board.value[1 - attacker, q]))
+                    expected.append((-score, order, q))
+            count = _threat_moves(board, context, attacker, 1, threes)
+            assert [int(m) for m in context.moves[1, :count]] == [q for _, _, q in
+                                                                 sorted(expected)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_defences_are_every_four_cell_of_the_attacker_and_four_of_the_defender(seed, rule):
+    """The defender's answers to a three (read from the cells' levels, the shapes only at
+    forbidden cells): every empty point where one of the attacker's shapes is a four or
+    more, or where the defender makes a four or more, never a point forbidden to the
+    defender, in the order of the points."""
+    rng = random.Random(seed)
+    board = new_board(11, rule)
+    context = Engine(11, rule, memory_bytes=1 << 16).context
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    for index, cell in enumerate(cells[:rng.randint(1, 50)]):
+        place(board, cell, index % 2)
+    for attacker in (0, 1):
+        defender = 1 - attacker
+        expected = [q for q in (int(c) for c in board.points)
+                    if board.cells[q] == EMPTY and board.level[defender, q] != L_FORBIDDEN
+                    and (board.level[defender, q] >= L_FOUR
+                         or any(board.shapes[attacker, q, d] >= FOUR for d in range(4)))]
+        count = _defences(board, context, attacker, 1)
+        assert [int(m) for m in context.moves[1, :count]] == expected

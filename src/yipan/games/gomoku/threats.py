@@ -87,7 +87,12 @@ def _threat_moves(board: Board, context: Context, attacker: int, ply: int, three
 
 @njit(cache=True)
 def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
-    """Cells that stop the attacker's three (its four cells) and the defender's own fours."""
+    """Cells that stop the attacker's three (its four cells) and the defender's own fours.
+
+    A cell where a shape of the attacker's is a four or more has its level from L_FOUR to
+    L_FIVE, or L_FORBIDDEN (renju's black: a four beside an overline, say), and every cell
+    of those levels but the forbidden ones has such a shape: so the shapes themselves are
+    read only at forbidden cells."""
     defender = 1 - attacker
     moves = context.moves[ply]
     count = 0
@@ -100,10 +105,14 @@ def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
             continue
         useful = level >= L_FOUR
         if not useful:
-            for d in range(4):
-                if shapes[attacker, q, d] >= FOUR:
-                    useful = True
-                    break
+            theirs = levels[attacker, q]
+            if L_FOUR <= theirs <= L_FIVE:
+                useful = True
+            elif theirs == L_FORBIDDEN:
+                for d in range(4):
+                    if shapes[attacker, q, d] >= FOUR:
+                        useful = True
+                        break
         if useful:
             moves[count] = q
             count += 1
