@@ -406,7 +406,7 @@ def speed_against(program: str, positions: int, seconds: float, rng: random.Rand
                    f"INFO max_memory {MAX_MEMORY}")
         for _ in range(positions):
             quiet_position(engine, rng)
-            engine.context.tt_key[:] = 0  # (each position from a cleared table, as the brain)
+            engine.context.tt[:] = 0  # (each position from a cleared table, as the brain)
             start = time.process_time()
             result = engine.search(seconds=seconds)
             if result is not None:

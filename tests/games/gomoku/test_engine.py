@@ -11,14 +11,24 @@ from hypothesis import strategies as st
 
 from yipan.core import WIN
 from yipan.games.gomoku.board import (
+    EMPTY,
     L_FIVE,
+    L_FORBIDDEN,
+    L_FOUR,
     L_OPEN_FOUR,
+    L_THREE,
+    LEVEL_BONUS,
+    SHAPE_WORTH,
+    STONES,
+    WIDTH,
+    cell_level,
+    colour_key,
     initialise,
     new_board,
     place,
     remove,
 )
-from yipan.games.gomoku.context import LMR, MAX_NODES, NODES, start_budget
+from yipan.games.gomoku.context import BRANCH, LMR, MAX_MOVES, MAX_NODES, NODES, start_budget
 from yipan.games.gomoku.engine import Engine, reference_search
 from yipan.games.gomoku.patterns import (
     FIVE,
@@ -32,7 +42,8 @@ from yipan.games.gomoku.patterns import (
     shape_of,
 )
 from yipan.games.gomoku.rules import RULES
-from yipan.games.gomoku.search import INFINITY, negamax
+from yipan.games.gomoku.search import INFINITY, entry_parts, generate, negamax, tt_entry
+from yipan.games.gomoku.threats import _defences, _threat_moves
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
 
@@ -99,6 +110,44 @@ def test_incremental_board_matches_a_board_built_from_scratch(seed, rule):
         scratch.cells[cell] = colour + 1
     initialise(scratch)
     assert same(board_arrays(board)[:6], board_arrays(scratch)[:6])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_kept_shapes_levels_and_worth_are_those_of_the_tables(seed, rule):
+    """After random stones placed and taken back, each empty cell's shapes are its keys read
+    in the rule's tables, its level ``cell_level`` of them, its worth and the totals their
+    sum (the kernels write this reckoning out, inline, for speed)."""
+    rng = random.Random(seed)
+    board = new_board(9, rule)
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    played = cells[:rng.randint(1, 45)]
+    for index, cell in enumerate(played):
+        place(board, cell, index % 2)
+    for _ in range(rng.randint(0, len(played))):
+        remove(board, played.pop())
+    renju = rule == "renju"
+    totals = [0, 0]
+    for q in (int(c) for c in board.points):
+        for c in range(2):
+            if board.cells[q] != EMPTY:
+                assert board.level[c, q] == 0 and board.value[c, q] == 0
+                continue
+            shapes = [board.table[c, board.edge[q, d], colour_key(board.keys[q, d], c)]
+                      for d in range(4)]
+            assert list(board.shapes[c, q]) == shapes
+            level = cell_level(board.shapes[c, q], c == 0 and renju)
+            assert board.level[c, q] == level
+            worth = 0 if level == L_FORBIDDEN else (sum(SHAPE_WORTH[s] for s in shapes)
+                                                    + LEVEL_BONUS[level])
+            assert board.value[c, q] == worth
+            totals[c] += worth
+    assert list(board.total) == totals
+    assert [list(row) for row in board.level_count] == [
+        [int(np.sum((board.level[c, board.points] == lv) & (board.cells[board.points] == EMPTY)))
+         + (int(np.sum(board.cells[board.points] != EMPTY)) if lv == 0 else 0)
+         for lv in range(8)] for c in range(2)]
 
 
 def engine_with(size, black, white, rule="freestyle"):
@@ -253,3 +302,106 @@ def test_the_costly_kernels_are_compiled_once_and_then_loaded(count_compilations
     warm = count_compilations(PREPARE_AND_THINK)  # (the same cache)
     assert not set(KERNELS) & set(warm["compiled"]), warm
     assert warm["move"] == cold["move"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-(2**31), 2**31 - 1), st.integers(-128, 127), st.integers(0, 2),
+       st.integers(-1, 2**15 - 1))
+def test_a_table_entry_gives_back_its_value_depth_flag_and_move(value, depth, flag, move):
+    """One int64 holds what five arrays held (int32 value, int8 depth and flag, int16
+    move), each read back unchanged."""
+    assert entry_parts(tt_entry(value, depth, flag, move)) == (value, depth, flag, move)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_candidates_are_every_near_point_best_first_after_any_stones(seed, rule):
+    """``generate`` reads only the rows and columns near the stones' span (``bounds``, kept
+    through stones placed and taken back in any order): its list is every empty point near
+    a stone (not forbidden; stopping the opponent's open four when there is one), best
+    score first, ties in the order of the points, as a scan of the whole board gives."""
+    rng = random.Random(seed)
+    engine = Engine(11, rule, memory_bytes=1 << 16)
+    board, context = engine.board, engine.context
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    played = cells[:rng.randint(1, 40)]
+    for index, cell in enumerate(played):
+        place(board, cell, index % 2)
+    for _ in range(rng.randint(0, len(played) - 1)):
+        remove(board, played.pop(rng.randrange(len(played))))
+    stones = [int(c) for c in board.points if board.cells[c] != EMPTY]
+    width = int(board.meta[WIDTH])
+    rows, columns = [c // width for c in stones], [c % width for c in stones]
+    span = board.bounds[board.meta[STONES]]
+    assert list(span) == [min(rows), max(rows), min(columns), max(columns)]
+    context.history[:] = rng.randrange(3)
+    context.stats[BRANCH] = MAX_MOVES
+    for me in (0, 1):
+        them = 1 - me
+        defending = board.level_count[them, L_OPEN_FOUR] > 0
+        expected = []
+        for order, q in enumerate(int(c) for c in board.points):
+            if (board.cells[q] != EMPTY or board.near[q] == 0
+                    or board.level[me, q] == L_FORBIDDEN):
+                continue
+            if defending and board.level[me, q] < L_FOUR and not any(
+                    board.shapes[them, q, d] >= FOUR for d in range(4)):
+                continue
+            score = (int(board.value[me, q]) * 5 + int(board.value[them, q]) * 4
+                     + int(context.history[me, q]))
+            expected.append((-score, order, q))
+        count = generate(board, context, me, 1, -1)
+        assert [int(m) for m in context.moves[1, :count]] == [q for _, _, q in sorted(expected)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_threat_moves_are_every_four_and_three_best_first(seed, rule):
+    """The threat search's attacker moves: every empty point where the attacker makes a
+    four (and, for VCT, a three), higher level and worth first, ties in the order of the
+    points."""
+    rng = random.Random(seed)
+    board = new_board(11, rule)
+    context = Engine(11, rule, memory_bytes=1 << 16).context
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    for index, cell in enumerate(cells[:rng.randint(1, 45)]):
+        place(board, cell, index % 2)
+    for attacker in (0, 1):
+        for threes in (0, 1):
+            lowest = L_THREE if threes else L_FOUR
+            expected = []
+            for order, q in enumerate(int(c) for c in board.points):
+                level = int(board.level[attacker, q])
+                if board.cells[q] == EMPTY and lowest <= level < L_FIVE:
+                    score = (level * 1_000_000 + int(board.value[attacker, q])
+                             + int(board.value[1 - attacker, q]))
+                    expected.append((-score, order, q))
+            count = _threat_moves(board, context, attacker, 1, threes)
+            assert [int(m) for m in context.moves[1, :count]] == [q for _, _, q in
+                                                                 sorted(expected)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_defences_are_every_four_cell_of_the_attacker_and_four_of_the_defender(seed, rule):
+    """The defender's answers to a three (read from the cells' levels, the shapes only at
+    forbidden cells): every empty point where one of the attacker's shapes is a four or
+    more, or where the defender makes a four or more, never a point forbidden to the
+    defender, in the order of the points."""
+    rng = random.Random(seed)
+    board = new_board(11, rule)
+    context = Engine(11, rule, memory_bytes=1 << 16).context
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    for index, cell in enumerate(cells[:rng.randint(1, 50)]):
+        place(board, cell, index % 2)
+    for attacker in (0, 1):
+        defender = 1 - attacker
+        expected = [q for q in (int(c) for c in board.points)
+                    if board.cells[q] == EMPTY and board.level[defender, q] != L_FORBIDDEN
+                    and (board.level[defender, q] >= L_FOUR
+                         or any(board.shapes[attacker, q, d] >= FOUR for d in range(4)))]
+        count = _defences(board, context, attacker, 1)
+        assert [int(m) for m in context.moves[1, :count]] == expected

@@ -9,8 +9,10 @@ board cell along a line is inside the array and no kernel tests bounds::
 
 What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 
-- ``keys[c, q, d]``: the ten cells around ``q`` on direction ``d``, coded as in ``patterns``
-  (changed by adding or subtracting one code per stone placed or removed);
+- ``keys[q, d]``: the ten cells around ``q`` on direction ``d``, coded as in ``patterns``,
+  as black sees them in the low 32 bits and as white sees them in the high 32 (``colour_key``;
+  changed by adding or subtracting one packed code per stone placed or removed: one
+  read-modify-write for both colours);
 - ``shapes[c, q, d]``: ``table[c, edge[q, d], keys]`` for empty cells (a shape table a
   colour: under renju black's differs from white's; and under caro one for each place of
   the edge in the window, ``edge[q, d]``, since the edge blocks no five there: ``patterns``);
@@ -20,6 +22,8 @@ What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 - ``value[c, q]``: the cell's worth to ``c`` and ``total[c]``: the sum over empty cells
   (kept incrementally; ``evaluate`` weighs mine against theirs);
 - ``near[q]``: stones within two cells (the candidate moves are empty cells near stones);
+- ``bounds[k]``: the rows and columns the first ``k`` stones of ``stack`` span (first row,
+  last row, first column, last column, padded): the candidates lie within two of them;
 - ``hash[0]``: the Zobrist hash of the position;
 - ``undo``: what placing each stone changed (one row a cell and colour whose shape changed:
   ``q * 8 + colour * 4 + d``, then the old shape, level and worth), the rows of the stone
@@ -68,7 +72,8 @@ LEVEL_BONUS = np.array([0, 84, 315, 74, 502, 1500, 0, 0], dtype=np.int64)
 
 BoardArrays = namedtuple("BoardArrays", [
     "cells", "keys", "shapes", "level", "level_count", "value", "total", "near", "hash",
-    "zobrist", "table", "edge", "points", "stack", "undo", "undo_from", "logged", "meta",
+    "zobrist", "table", "edge", "points", "stack", "bounds", "undo", "undo_from", "logged",
+    "meta",
 ])
 # meta: [size, width, renju (0/1: black has forbidden points), stones on the board, rows of
 # ``undo`` in use]
@@ -134,7 +139,7 @@ def board_arrays(size: int, rule: str) -> BoardArrays:
         1, 2**63, size=(2, width * width), dtype=np.int64).astype(np.uint64)
     return BoardArrays(
         cells=cells,
-        keys=np.zeros((2, width * width, 4), dtype=np.int32),
+        keys=np.zeros((width * width, 4), dtype=np.int64),
         shapes=np.zeros((2, width * width, 4), dtype=np.int8),
         level=np.zeros((2, width * width), dtype=np.int8),
         level_count=np.zeros((2, LEVELS), dtype=np.int32),
@@ -147,6 +152,7 @@ def board_arrays(size: int, rule: str) -> BoardArrays:
         edge=edge_places(cells, width, rule in ("caro", "caro-exact")),
         points=points,
         stack=np.zeros(size * size, dtype=np.int32),
+        bounds=np.array([[width, -1, width, -1]] * (size * size + 1), dtype=np.int64),
         undo=np.zeros((size * size * UNDO_ROWS_A_STONE, 4), dtype=np.int64),
         undo_from=np.zeros(size * size, dtype=np.int64),
         logged=np.zeros(size * size, dtype=np.int8),
@@ -165,11 +171,20 @@ def window_index(offset: int) -> int:
     return offset + WINDOW if offset < 0 else offset + WINDOW - 1
 
 
+KEY_BITS = 32  # each colour's key (< 3 ** 10) in one half of an int64
+
+
+@njit(cache=True)
+def colour_key(packed: int, colour: int) -> int:
+    """Colour ``colour``'s key of a packed ``keys`` entry."""
+    return (packed >> (KEY_BITS * colour)) & 0xFFFFFFFF
+
+
 @njit(cache=True)
 def cell_level(shapes: np.ndarray, forbid: bool) -> int:
     """The threat level of four directional shapes together (``forbid``: renju's black).
 
-    The same reckoning as ``_update_lines`` (which has it written out)."""
+    The same reckoning as ``_update_lines`` and ``refresh`` (which have it written out)."""
     fours = 0
     straight = 0
     open_threes = 0
@@ -200,30 +215,63 @@ def cell_level(shapes: np.ndarray, forbid: bool) -> int:
 
 
 @njit(cache=True)
-def _settle(board: Board, q: int, c: int, empty: bool) -> None:
-    """Level and worth of cell ``q`` for colour ``c`` from its four stored shapes."""
-    worth = 0
-    for d in range(4):
-        worth += SHAPE_WORTH[board.shapes[c, q, d]]
-    board.level_count[c, board.level[c, q]] -= 1
-    level = cell_level(board.shapes[c, q], c == 0 and board.meta[RENJU] == 1) if empty \
-        else L_NONE
-    board.level[c, q] = level
-    board.level_count[c, level] += 1
-    worth = 0 if level == L_FORBIDDEN else worth + LEVEL_BONUS[level]
-    board.total[c] += worth - board.value[c, q]
-    board.value[c, q] = worth
-
-
-@njit(cache=True)
 def refresh(board: Board, q: int) -> None:
-    """Recompute shapes, level and worth of cell ``q`` for both colours from its keys."""
+    """Recompute shapes, level and worth of cell ``q`` for both colours from its keys.
+
+    Written out in one body with each array read once from the struct (a field read counts
+    a reference, and ``place`` and ``remove`` call this once a stone): the same reckoning
+    as ``cell_level``."""
     empty = board.cells[q] == EMPTY
+    shapes, table, edge, keys = board.shapes, board.table, board.edge, board.keys
+    levels, level_count, value, total = board.level, board.level_count, board.value, \
+        board.total
+    renju = board.meta[RENJU] == 1
     for c in range(2):
-        for d in range(4):
-            board.shapes[c, q, d] = board.table[c, board.edge[q, d], board.keys[c, q, d]] \
-                if empty else 0
-        _settle(board, q, c, empty)
+        worth = 0
+        level = L_NONE
+        if empty:
+            fours = 0
+            straight = 0
+            open_threes = 0
+            five = False
+            overline = False
+            for d in range(4):
+                shape = table[c, edge[q, d], (keys[q, d] >> (KEY_BITS * c)) & 0xFFFFFFFF]
+                shapes[c, q, d] = shape
+                worth += SHAPE_WORTH[shape]
+                if shape == FIVE:
+                    five = True
+                elif shape == OPEN_FOUR:
+                    straight += 1
+                elif shape == FOUR:
+                    fours += 1
+                elif shape == FOUR_FOUR:
+                    fours += 2
+                elif shape == OPEN_THREE:
+                    open_threes += 1
+                elif shape == OVERLINE:
+                    overline = True
+            if five:
+                level = L_FIVE
+            elif renju and c == 0 and (overline or fours + straight >= 2 or open_threes >= 2):
+                level = L_FORBIDDEN
+            elif straight or fours >= 2:
+                level = L_OPEN_FOUR
+            elif fours == 1:
+                level = L_FOUR_THREE if open_threes else L_FOUR
+            elif open_threes >= 2:
+                level = L_DOUBLE_THREE
+            elif open_threes:
+                level = L_THREE
+        else:
+            for d in range(4):
+                shapes[c, q, d] = 0
+        level_count[c, levels[c, q]] -= 1
+        levels[c, q] = level
+        level_count[c, level] += 1
+        worth = 0 if level == L_FORBIDDEN else worth + LEVEL_BONUS[level]
+        total[c] += worth - value[c, q]
+        value[c, q] = worth
 
 
 @njit(cache=True)
@@ -236,6 +284,7 @@ def initialise(board: Board) -> None:
         board.level_count[0, 0] += 1
         board.level_count[1, 0] += 1
         for d in range(4):
+            packed = 0
             for c in range(2):
                 key = 0
                 for offset in range(-WINDOW, WINDOW + 1):
@@ -244,7 +293,8 @@ def initialise(board: Board) -> None:
                     cell = board.cells[q + offset * dirs[d]]
                     code = 0 if cell == EMPTY else 1 if cell == c + 1 else 2
                     key += code * POWERS_OF_3[window_index(offset)]
-                board.keys[c, q, d] = key
+                packed += key << (KEY_BITS * c)
+            board.keys[q, d] = packed
         refresh(board, np.int64(q))
 
 
@@ -262,6 +312,8 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
     cells, keys, shapes, table, edge = (board.cells, board.keys, board.shapes, board.table,
                                         board.edge)
     level_of, level_count, value, total = board.level, board.level_count, board.value, board.total
+    # a stone is code 1 in its colour's key and 2 in the other's: both in one addition
+    codes = (1 << (KEY_BITS * colour)) + (2 << (KEY_BITS * (1 - colour)))
     for d in range(4):
         step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
         for side in (-1, 1):
@@ -271,12 +323,12 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                     break
                 offset = -side * distance
                 index = offset + WINDOW if offset < 0 else offset + WINDOW - 1
-                keys[colour, q, d] += sign * POWERS_OF_3[index]
-                keys[1 - colour, q, d] += sign * 2 * POWERS_OF_3[index]
+                keys[q, d] += sign * POWERS_OF_3[index] * codes
                 if cells[q] != EMPTY:
                     continue
+                both = keys[q, d]
                 for c in range(2):
-                    shape = table[c, edge[q, d], keys[c, q, d]]
+                    shape = table[c, edge[q, d], (both >> (KEY_BITS * c)) & 0xFFFFFFFF]
                     if shape == shapes[c, q, d]:
                         continue  # (most cells of a line: nothing else of theirs changes)
                     if sign == 1:
@@ -345,8 +397,21 @@ def place(board: Board, m: int, colour: int) -> None:
     board.undo_from[stones] = board.meta[UNDO_TOP]
     board.logged[stones] = 1
     board.meta[STONES] += 1
+    _extend_bounds(board, stones, m)
     refresh(board, m)
     _update_lines(board, m, colour, np.int64(1))  # (not a literal: one compiled version)
+
+
+@njit(cache=True)
+def _extend_bounds(board: Board, k: int, m: int) -> None:
+    """``bounds[k + 1]``: those of the first ``k`` stones and ``m``."""
+    width = board.meta[WIDTH]
+    row, column = m // width, m % width
+    before, after = board.bounds[k], board.bounds[k + 1]
+    after[0] = min(before[0], row)
+    after[1] = max(before[1], row)
+    after[2] = min(before[2], column)
+    after[3] = max(before[3], column)
 
 
 @njit(cache=True)
@@ -365,6 +430,7 @@ def remove(board: Board, m: int) -> None:
             at += 1
         for k in range(at, stones):
             board.stack[k] = board.stack[k + 1]
+            _extend_bounds(board, k, np.int64(board.stack[k]))
         board.logged[:stones] = 0
         board.meta[UNDO_TOP] = 0
         _update_lines(board, m, colour, np.int64(-1))
@@ -378,6 +444,7 @@ def _take_back_lines(board: Board, m: int, colour: int, start: int) -> None:
     """
     width = board.meta[WIDTH]
     cells, keys = board.cells, board.keys
+    codes = (1 << (KEY_BITS * colour)) + (2 << (KEY_BITS * (1 - colour)))
     for d in range(4):
         step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
         for side in (-1, 1):
@@ -387,8 +454,7 @@ def _take_back_lines(board: Board, m: int, colour: int, start: int) -> None:
                     break
                 offset = -side * distance
                 index = offset + WINDOW if offset < 0 else offset + WINDOW - 1
-                keys[colour, q, d] -= POWERS_OF_3[index]
-                keys[1 - colour, q, d] -= 2 * POWERS_OF_3[index]
+                keys[q, d] -= POWERS_OF_3[index] * codes
     undo, shapes, level_of, level_count = board.undo, board.shapes, board.level, board.level_count
     value, total = board.value, board.total
     for row in range(start, board.meta[UNDO_TOP]):
@@ -411,8 +477,9 @@ def _take_back_lines(board: Board, m: int, colour: int, start: int) -> None:
 @njit(cache=True)
 def find_level(board: Board, colour: int, level: int) -> int:
     """The first empty cell where ``colour`` reaches ``level`` (or -1)."""
+    cells, levels = board.cells, board.level  # (read once: see ``generate``)
     for q in board.points:
-        if board.cells[q] == EMPTY and board.level[colour, q] == level:
+        if cells[q] == EMPTY and levels[colour, q] == level:
             return q
     return -1
 

@@ -20,7 +20,7 @@ TT_ENTRY_BYTES = 8 + 4 + 1 + 1 + 2
 FAIL_SLOTS = 1 << 18  # failed threat positions remembered (cleared before each threat search)
 
 ContextArrays = namedtuple("ContextArrays", [
-    "tt_key", "tt_value", "tt_depth", "tt_flag", "tt_move",
+    "tt",
     "fail_key", "fail_depth",
     "killers", "history", "moves", "move_scores", "arrivals", "line", "stats", "deadline",
 ])
@@ -58,11 +58,9 @@ def context_arrays(memory_bytes: int, board_cells: int) -> ContextArrays:
     while slots * 2 * (TT_ENTRY_BYTES + 9) <= memory_bytes and slots < 1 << 24:
         slots *= 2
     return ContextArrays(
-        tt_key=np.zeros(slots, dtype=np.uint64),
-        tt_value=np.zeros(slots, dtype=np.int32),
-        tt_depth=np.zeros(slots, dtype=np.int8),
-        tt_flag=np.zeros(slots, dtype=np.int8),
-        tt_move=np.zeros(slots, dtype=np.int16),
+        # a slot: the key (the position's hash, its bits as an int64), then value, depth, flag
+        # and move in one int64 (``search.tt_entry``): one cache line a probe
+        tt=np.zeros((slots, 2), dtype=np.int64),
         fail_key=np.zeros(min(slots, FAIL_SLOTS), dtype=np.uint64),
         fail_depth=np.zeros(min(slots, FAIL_SLOTS), dtype=np.int8),
         killers=np.full((MAX_PLY, 2), -1, dtype=np.int32),
@@ -79,7 +77,7 @@ def context_arrays(memory_bytes: int, board_cells: int) -> ContextArrays:
 
 def table_bytes(context: Context) -> int:
     return sum(getattr(context, name).nbytes for name in (
-        "tt_key", "tt_value", "tt_depth", "tt_flag", "tt_move", "fail_key", "fail_depth"))
+        "tt", "fail_key", "fail_depth"))
 
 
 @njit(cache=True)

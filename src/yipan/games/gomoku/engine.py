@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+import numpy as np
+
 from ...core import WIN, SearchResult, SearchStats, describe_value
 from ...search.trace import TraceEvent
 from .board import (
@@ -67,7 +69,7 @@ from .context import (
     start_budget,
 )
 from .rules import Gomoku, Stones
-from .search import INFINITY, generate, negamax
+from .search import INFINITY, entry_parts, generate, negamax
 from .threats import attack
 
 DEFAULT_MEMORY = 64 << 20
@@ -294,15 +296,15 @@ class Engine:
         """The principal variation: the table's moves followed from the position, ``me`` to
         move, at most ``length`` (the board is restored). In Python: a few moves a search,
         and one kernel less for numba to compile on a machine's first run."""
-        board, context = self.board, self.context
-        slots = context.tt_key.size
+        board, tt = self.board, self.context.tt
+        slots = tt.shape[0]
         line: list[int] = []
         colour = me
         while len(line) < length:
-            key = board.hash[0]
-            slot = int(key) & (slots - 1)
-            move = int(context.tt_move[slot])
-            if context.tt_key[slot] != key or move < 0 or board.cells[move] != EMPTY:
+            key = board.hash.view(np.int64)[0]  # (the table keeps the hash's bits as int64)
+            slot = int(board.hash[0]) & (slots - 1)
+            move = int(entry_parts(tt[slot, 1])[3])
+            if tt[slot, 0] != key or move < 0 or board.cells[move] != EMPTY:
                 break
             line.append(move)
             place(board, move, colour)
@@ -536,7 +538,7 @@ class Engine:
         # nodes, not seconds: every kernel runs once however long compiling takes
         self.think(seconds=None, nodes=2_000, max_depth=2)
         self.reset()
-        self.context.tt_key[:] = 0
+        self.context.tt[:] = 0
         self.context.history[:] = 0
 
     def _small_position(self) -> None:

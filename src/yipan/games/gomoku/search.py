@@ -37,6 +37,10 @@ from .board import (
     L_FOUR,
     L_OPEN_FOUR,
     L_THREE,
+    PAD,
+    SIZE,
+    STONES,
+    WIDTH,
     Board,
     evaluate,
     find_level,
@@ -86,6 +90,20 @@ def from_table(value: int, ply: int) -> int:
 
 
 @njit(cache=True)
+def tt_entry(value: int, depth: int, flag: int, move: int) -> int:
+    """A table slot's second word: the value (32 bits), the depth (8), the flag (8) and the
+    move (16, -1 for none), lowest first (``entry_parts`` reads them back)."""
+    return ((np.int64(value) & 0xFFFFFFFF) | ((np.int64(depth) & 0xFF) << 32)
+            | ((np.int64(flag) & 0xFF) << 40) | (np.int64(move) << 48))
+
+
+@njit(cache=True)
+def entry_parts(entry: int) -> tuple[int, int, int, int]:
+    """Value, depth, flag and move of a ``tt_entry`` (the signed ones sign-extended)."""
+    return (entry << 32) >> 32, (entry << 24) >> 56, (entry >> 40) & 0xFF, entry >> 48
+
+
+@njit(cache=True)
 def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) -> int:
     """Candidate moves into ``context.moves[ply]``, best first; returns how many.
 
@@ -104,25 +122,37 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
     count = 0
     arrived = 0
     arrivals = context.arrivals
-    for q in board.points:
-        if board.cells[q] != EMPTY or board.near[q] == 0 or board.level[me, q] == L_FORBIDDEN:
-            continue
-        if defending and board.level[me, q] < L_FOUR:
-            stops = False
-            for d in range(4):
-                if board.shapes[them, q, d] >= FOUR:
-                    stops = True
-                    break
-            if not stops:
+    # the arrays read once from the structs: a field read in the loop counts a reference
+    # each time
+    cells, near, level, shapes, value = (board.cells, board.near, board.level, board.shapes,
+                                         board.value)
+    history = context.history
+    # only the rows and columns within two of the stones' span hold cells near stones; read
+    # row by row, as ``board.points`` lists them (the order of arrival breaks ties)
+    width, last = board.meta[WIDTH], PAD + board.meta[SIZE] - 1
+    bounds = board.bounds[board.meta[STONES]]
+    first_column, last_column = max(bounds[2] - 2, PAD), min(bounds[3] + 2, last)
+    for row in range(max(bounds[0] - 2, PAD), min(bounds[1] + 2, last) + 1):
+        for q in range(row * width + first_column, row * width + last_column + 1):
+            if cells[q] != EMPTY or near[q] == 0 or level[me, q] == L_FORBIDDEN:
                 continue
-        score = board.value[me, q] * 5 + board.value[them, q] * 4 + context.history[me, q]
-        if q == tt_move:
-            score += 1 << 40
-        elif q in (killer0, killer1):
-            score += 1 << 30
-        arrivals[arrived] = q
-        count = insert_key(scores, count, cap, score * MAX_MOVES + (MAX_MOVES - 1 - arrived))
-        arrived += 1
+            if defending and level[me, q] < L_FOUR:
+                stops = False
+                for d in range(4):
+                    if shapes[them, q, d] >= FOUR:
+                        stops = True
+                        break
+                if not stops:
+                    continue
+            score = value[me, q] * 5 + value[them, q] * 4 + history[me, q]
+            if q == tt_move:
+                score += 1 << 40
+            elif q in (killer0, killer1):
+                score += 1 << 30
+            arrivals[arrived] = q
+            count = insert_key(scores, count, cap,
+                               score * MAX_MOVES + (MAX_MOVES - 1 - arrived))
+            arrived += 1
     for i in range(count):
         moves[i] = arrivals[MAX_MOVES - 1 - scores[i] % MAX_MOVES]
     return count
@@ -165,13 +195,13 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
         return alpha
 
     key = board.hash[0]
-    slot = key & np.uint64(context.tt_key.size - 1)
+    tt = context.tt
+    slot = key & np.uint64(tt.shape[0] - 1)
     tt_move = -1
-    if context.tt_key[slot] == key:
-        tt_move = context.tt_move[slot]
-        if context.tt_depth[slot] >= depth and ply > 0:
-            value = from_table(context.tt_value[slot], ply)
-            flag = context.tt_flag[slot]
+    if tt[slot, 0] == np.int64(key):
+        stored, stored_depth, flag, tt_move = entry_parts(tt[slot, 1])
+        if stored_depth >= depth and ply > 0:
+            value = from_table(stored, ply)
             if (flag == EXACT or (flag == LOWER and value >= beta)
                     or (flag == UPPER and value <= alpha)):
                 stats[TT_HITS] += 1
@@ -192,14 +222,15 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
     original_alpha = alpha
     best = -INFINITY
     best_move = -1
+    levels, moves, killers = board.level, context.moves, context.killers  # (read once)
     quiet_position = stats[LMR] != 0 and forced < 0 and counts[them, L_OPEN_FOUR] == 0
     for i in range(count):
-        move = context.moves[ply, i]
+        move = moves[ply, i]
         # late move reduction: a quiet move late in the ordered list (no three or four of
         # either side there) is first searched shallower, and again in full if it surprises
         reduction = 0
         if (quiet_position and i >= LMR_FROM and child_depth >= 2
-                and board.level[me, move] < L_THREE and board.level[them, move] < L_THREE):
+                and levels[me, move] < L_THREE and levels[them, move] < L_THREE):
             reduction = 1 if i < LMR_DEEPER_FROM or child_depth < 4 else 2
         place(board, move, me)
         # PVS: the first move with the full window, the others with a null window (and
@@ -233,16 +264,13 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
                 alpha = value
                 if alpha >= beta:
                     stats[CUTOFFS] += 1
-                    if move != context.killers[ply, 0]:
-                        context.killers[ply, 1] = context.killers[ply, 0]
-                        context.killers[ply, 0] = move
+                    if move != killers[ply, 0]:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = move
                     context.history[me, move] += depth * depth
                     break
 
     flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-    context.tt_key[slot] = key
-    context.tt_value[slot] = to_table(best, ply)
-    context.tt_depth[slot] = min(depth, 127)
-    context.tt_flag[slot] = flag
-    context.tt_move[slot] = best_move
+    tt[slot, 0] = np.int64(key)
+    tt[slot, 1] = tt_entry(to_table(best, ply), min(depth, 127), flag, best_move)
     return best

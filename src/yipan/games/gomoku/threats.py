@@ -70,13 +70,14 @@ def _threat_moves(board: Board, context: Context, attacker: int, ply: int, three
     arrivals = context.arrivals
     count = 0
     lowest = L_THREE if threes == 1 else L_FOUR
+    cells, levels, value = board.cells, board.level, board.value  # (read once: ``generate``)
     for q in board.points:
-        if board.cells[q] != EMPTY:
+        if cells[q] != EMPTY:
             continue
-        level = board.level[attacker, q]
+        level = levels[attacker, q]
         if level < lowest or level >= L_FIVE:  # (a five is played first; L_FORBIDDEN never)
             continue
-        score = level * 1_000_000 + board.value[attacker, q] + board.value[1 - attacker, q]
+        score = level * 1_000_000 + value[attacker, q] + value[1 - attacker, q]
         arrivals[count] = q
         count = insert_key(scores, count, MAX_MOVES, score * MAX_MOVES + MAX_MOVES - 1 - count)
     for i in range(count):
@@ -86,22 +87,32 @@ def _threat_moves(board: Board, context: Context, attacker: int, ply: int, three
 
 @njit(cache=True)
 def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
-    """Cells that stop the attacker's three (its four cells) and the defender's own fours."""
+    """Cells that stop the attacker's three (its four cells) and the defender's own fours.
+
+    A cell where a shape of the attacker's is a four or more has its level from L_FOUR to
+    L_FIVE, or L_FORBIDDEN (renju's black: a four beside an overline, say), and every cell
+    of those levels but the forbidden ones has such a shape: so the shapes themselves are
+    read only at forbidden cells."""
     defender = 1 - attacker
     moves = context.moves[ply]
     count = 0
+    cells, levels, shapes = board.cells, board.level, board.shapes  # (read once: ``generate``)
     for q in board.points:
-        if board.cells[q] != EMPTY:
+        if cells[q] != EMPTY:
             continue
-        level = board.level[defender, q]
+        level = levels[defender, q]
         if level == L_FORBIDDEN:
             continue
         useful = level >= L_FOUR
         if not useful:
-            for d in range(4):
-                if board.shapes[attacker, q, d] >= FOUR:
-                    useful = True
-                    break
+            theirs = levels[attacker, q]
+            if L_FOUR <= theirs <= L_FIVE:
+                useful = True
+            elif theirs == L_FORBIDDEN:
+                for d in range(4):
+                    if shapes[attacker, q, d] >= FOUR:
+                        useful = True
+                        break
         if useful:
             moves[count] = q
             count += 1
