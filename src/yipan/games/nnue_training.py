@@ -68,7 +68,11 @@ class NnuePlan:
     steps: int = 2_000
     batch: int = 2_048
     learning_rate: float = 1e-3
-    blend: float = 0.3  # weight of the game's result in the target
+    # weight of the game's result in the target: 0, the search's score alone, because a
+    # result blended in costs strength here (chess, the same 130k positions, at equal
+    # nodes against the hand-set evaluation: blend 0.3 -363 Elo, 0.0 -139; see
+    # docs/performance.md); the results of self-play from random openings are noisy
+    blend: float = 0.0
     positions: int = 0  # > 0: train on at most this many positions (the first units')
 
     @property
