@@ -90,7 +90,7 @@ def from_table(value: int, ply: int) -> int:
 
 
 @njit(cache=True)
-def tt_entry(value: int, depth: int, flag: int, move: int) -> int:
+def tt_entry(value: int, depth: int, flag: int, move: int) -> np.int64:
     """A table slot's second word: the value (32 bits), the depth (8), the flag (8) and the
     move (16, -1 for none), lowest first (``entry_parts`` reads them back)."""
     return ((np.int64(value) & 0xFFFFFFFF) | ((np.int64(depth) & 0xFF) << 32)
