@@ -202,6 +202,8 @@ def test_a_line_of_one_move_ponders_on_the_tables_reply(compiled):
     from yipan.core import Limit
 
     uci = UciEngine(Transcript(), hash_mb=1)
+    # the protocol warms its engine up in a thread; a search of ours must not share its memory
+    assert uci.ready.wait(SEARCH_ENDS)
     engine = uci.variant.engine
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     state = uci.variant.new_game(board.fen()).initial_state()
