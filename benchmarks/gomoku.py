@@ -510,6 +510,7 @@ def forbidden_agreement(samples: int, rng: random.Random) -> None:
 
 def puzzles(path: Path, seconds: float) -> None:
     from yipan.games.gomoku.engine import Engine
+    from yipan.games.gomoku.puzzles import read_puzzles
 
     if not path.is_file():
         print(f"puzzles: none at {path}")
@@ -517,19 +518,15 @@ def puzzles(path: Path, seconds: float) -> None:
     engine = Engine(15)
     solved = total = 0
     times = []
-    for raw in path.read_text().splitlines():
-        if not raw.strip() or raw.startswith("#"):
+    for puzzle in read_puzzles(path):
+        if puzzle.size != 15:
             continue
-        fields = [f.strip() for f in raw.split("|")]
-        values = dict(f.split("=", 1) for f in fields[2:] if "=" in f)
-        moves = [tuple(map(int, p.split(","))) for p in values["moves"].split()]
-        answers = {tuple(map(int, p.split(","))) for p in values["answers"].split()}
-        engine.reset([y * 15 + x for x, y in moves])
+        engine.reset(puzzle.points())
         start = time.perf_counter()
         decision = engine.think(seconds=seconds)
         times.append(time.perf_counter() - start)
         total += 1
-        solved += (decision.move % 15, decision.move // 15) in answers
+        solved += (decision.move % 15, decision.move // 15) in puzzle.answers
     print(f"puzzles: {solved}/{total} solved; {sum(times):.2f} s in all, slowest "
           f"{max(times):.3f} s, mean {sum(times) / len(times):.3f} s")
 

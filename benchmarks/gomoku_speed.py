@@ -40,18 +40,13 @@ def data_dir() -> Path:
 
 
 def puzzle_positions(path: Path) -> list[list[int]]:
-    """The move lists (points ``y * 15 + x``) of the VCF puzzles."""
+    """The move lists (the engine's points, ``y * size + x``) of the VCF puzzles; none when
+    the file is absent."""
+    from yipan.games.gomoku.puzzles import read_puzzles
+
     if not path.is_file():
         return []
-    positions = []
-    for raw in path.read_text().splitlines():
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        fields = [f.strip() for f in raw.split("|")]
-        values = dict(f.split("=", 1) for f in fields[2:] if "=" in f)
-        moves = [tuple(map(int, p.split(","))) for p in values["moves"].split()]
-        positions.append([y * SIZE + x for x, y in moves])
-    return positions
+    return [puzzle.points() for puzzle in read_puzzles(path) if puzzle.size == SIZE]
 
 
 def midgame_positions(rule: str, count: int, rng: random.Random) -> list[list[int]]:

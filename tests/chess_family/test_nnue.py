@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yipan.chess_family.nnue import MAX_PLY, OUTPUT_SCALE, QA, QO, network_memory
+from yipan.chess_family.nnue import MAX_PLY, OUTPUT_SCALE, network_memory
 from yipan.chess_family.nnue_file import (
     NetworkFile,
     NetworkFileError,
@@ -27,23 +27,7 @@ from yipan.games.chess.nnue import active_features, evaluate_with, network_value
 from yipan.games.chess.rules import Chess, position_from_fen, to_row
 from yipan.games.nnue_fit import float_output, quantise
 
-
-def random_arrays(rng: np.random.Generator, width: int = 16, hidden: int = 4
-                  ) -> dict[str, np.ndarray]:
-    return {"ft_weights": rng.integers(-30, 30, (768, width)).astype(np.int16),
-            "ft_bias": rng.integers(0, 80, width).astype(np.int16),
-            "l1_weights": rng.integers(-200, 200, (hidden, 2 * width)).astype(np.int16),
-            "l1_bias": rng.integers(-5000, 5000, hidden).astype(np.int32),
-            "out_weights": rng.integers(-3000, 3000, hidden).astype(np.int32),
-            "out_bias": rng.integers(-1000, 1000, 1).astype(np.int32)}
-
-
-def constant_network(centipawns: int, width: int = 8) -> NetworkFile:
-    """A network whose value is ``centipawns`` in every position (only its output bias)."""
-    arrays = {name: np.zeros_like(array)
-              for name, array in random_arrays(np.random.default_rng(0), width, 1).items()}
-    arrays["out_bias"] = np.array([centipawns * QA * QO // OUTPUT_SCALE], np.int32)
-    return NetworkFile("chess", arrays)
+from .nnue_helpers import constant_network, damaged, random_arrays, value_arguments
 
 
 @settings(max_examples=12, deadline=None)
@@ -53,7 +37,7 @@ def test_the_incremental_accumulator_equals_one_made_from_scratch(seed):
     evaluating ply after ply from the parent's accumulator gives the value the position has
     from scratch."""
     rng = random.Random(seed)
-    arrays = random_arrays(np.random.default_rng(seed))
+    arrays = random_arrays("chess", np.random.default_rng(seed))
     memory = network_memory(arrays)
     stack = np.zeros((MAX_PLY + 2, POSITION_SIZE), np.int64)
     game = Chess()
@@ -66,15 +50,13 @@ def test_the_incremental_accumulator_equals_one_made_from_scratch(seed):
         stack[ply] = to_row(state)
         memory["fresh"][ply] = 0
         if rng.random() < 0.4:  # some plies are skipped: the update walks over them
-            value = network_value(stack, ply, *(memory[name] for name in (
-                "accumulators", "fresh", "changes", "counts", "inputs", "ft_weights",
-                "ft_bias", "l1_weights", "l1_bias", "out_weights", "out_bias")))
+            value = network_value(stack, ply, *value_arguments(memory))
             assert value == evaluate_with(arrays, stack[ply])
 
 
 def test_a_promotion_with_capture_en_passant_and_castling_update_exactly():
     rng = np.random.default_rng(7)
-    arrays = random_arrays(rng)
+    arrays = random_arrays("chess", rng)
     game = Chess()
     for fen, move in (("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", "b7a8q"),
                       ("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", "e5d6"),
@@ -85,11 +67,9 @@ def test_a_promotion_with_capture_en_passant_and_castling_update_exactly():
         memory = network_memory(arrays)
         stack = np.zeros((2, POSITION_SIZE), np.int64)
         stack[0], stack[1] = to_row(state), to_row(child)
-        names = ("accumulators", "fresh", "changes", "counts", "inputs", "ft_weights",
-                 "ft_bias", "l1_weights", "l1_bias", "out_weights", "out_bias")
-        network_value(stack, 0, *(memory[name] for name in names))
+        network_value(stack, 0, *value_arguments(memory))
         assert memory["fresh"][0] == 1 and memory["fresh"][1] == 0
-        value = network_value(stack, 1, *(memory[name] for name in names))
+        value = network_value(stack, 1, *value_arguments(memory))
         assert value == evaluate_with(arrays, stack[1]), move
 
 
@@ -131,7 +111,7 @@ def test_the_engine_evaluates_with_a_network_only_when_given_one(tmp_path):
     start = Chess().initial_state()
     hand = engine.think(start, Limit(depth=1))
     path = tmp_path / "constant.nnue"
-    save(constant_network(80), path)
+    save(constant_network("chess", 80), path)
     engine.use_network(path)
     found = engine.think(start, Limit(depth=1))
     assert found.score == -80  # every reply is valued 80 for the side then to move
@@ -143,22 +123,19 @@ def test_the_engine_evaluates_with_a_network_only_when_given_one(tmp_path):
 
 
 def test_a_damaged_or_foreign_network_file_is_refused_in_one_line(tmp_path):
-    data = bytearray(to_bytes(NetworkFile("chess", random_arrays(np.random.default_rng(1)))))
-    assert from_bytes(bytes(data), "ok").accumulator == 16
+    data = to_bytes(NetworkFile("chess", random_arrays("chess", np.random.default_rng(1))))
+    assert from_bytes(data, "ok").accumulator == 16
     with pytest.raises(NetworkFileError, match="for chess, not for xiangqi"):
-        from_bytes(bytes(data), "n", "xiangqi")
-    index = bytes(data).find(b"ft_weights.npy")
-    damaged = bytearray(data)
-    damaged[index + 400] ^= 0x55  # inside the stored (uncompressed) weights
+        from_bytes(data, "n", "xiangqi")
     with pytest.raises(NetworkFileError) as refused:
-        from_bytes(bytes(damaged), "damaged.nnue")
+        from_bytes(damaged(data), "damaged.nnue")
     assert "\n" not in str(refused.value) and "damaged.nnue" in str(refused.value)
     with pytest.raises(NetworkFileError, match="not a yipan network"):
-        from_bytes(bytes(data[:100]), "cut.nnue")
+        from_bytes(data[:100], "cut.nnue")
     with pytest.raises(NetworkFileError, match="cannot read"):
         load(tmp_path / "missing.nnue")
     engine = Engine(hash_mb=1, tables=None)
-    (tmp_path / "bad.nnue").write_bytes(bytes(damaged))
+    (tmp_path / "bad.nnue").write_bytes(damaged(data))
     with pytest.raises(NetworkFileError):
         engine.use_network(tmp_path / "bad.nnue")
     assert engine.network is None
@@ -168,7 +145,7 @@ def test_uci_evalfile_loads_a_network_and_refuses_a_damaged_one_in_one_line(tmp_
     from yipan.protocols.uci import UciEngine
 
     good, bad = tmp_path / "constant.nnue", tmp_path / "bad.nnue"
-    save(constant_network(80), good)
+    save(constant_network("chess", 80), good)
     bad.write_bytes(b"not a network")
     lines: list[str] = []
     uci = UciEngine(lines.append, hash_mb=1)
@@ -187,7 +164,7 @@ def test_analyze_with_eval_file_uses_the_network_and_refuses_a_damaged_one(tmp_p
     from yipan.cli.main import main
 
     good, bad = tmp_path / "constant.nnue", tmp_path / "bad.nnue"
-    save(constant_network(80), good)
+    save(constant_network("chess", 80), good)
     bad.write_bytes(b"PK\x03\x04 damaged")
     assert main(["analyze", "chess", "--eval-file", str(bad), "--depth", "2"]) == 2
     err = capsys.readouterr().err

@@ -13,17 +13,14 @@ from yipan.core import Limit
 from yipan.games.chess.engine import Engine
 from yipan.games.chess.rules import Chess
 
-TINY = ["train", "chess", "--nnue", "--games", "2", "--games-per-unit", "1", "--depth", "1",
-        "--random-plies", "6", "--steps", "6", "--batch", "16", "--accumulator", "8",
-        "--hidden", "2"]
+from .nnue_helpers import tiny_training, train, with_setting
+
+TINY = tiny_training("chess")
 
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
-    pytest.importorskip("jax", reason="training needs JAX and optax (the [train] extra)")
-    output = tmp_path_factory.mktemp("nnue") / "tiny.nnue"
-    assert main([*TINY, "--output", str(output)]) == 0
-    return output
+    return train(TINY, tmp_path_factory.mktemp("nnue"))
 
 
 def test_training_writes_a_network_the_engine_searches_with(trained):
@@ -45,8 +42,7 @@ def test_a_rerun_resumes_without_playing_again_and_more_steps_train_on(trained, 
     assert main([*TINY, "--output", str(trained)]) == 0
     err = capsys.readouterr().err
     assert "playing" not in err and "steps 6/6" in err  # nothing left to do but export
-    more = [*TINY[:TINY.index("--steps")], "--steps", "8", *TINY[TINY.index("--batch"):]]
-    assert main([*more, "--output", str(trained)]) == 0
+    assert main([*with_setting(TINY, "--steps", "8"), "--output", str(trained)]) == 0
     err = capsys.readouterr().err
     assert "playing" not in err and "steps 0/8" in err  # other steps: trained anew
     assert load(trained).notes["steps"] == 8
@@ -54,9 +50,7 @@ def test_a_rerun_resumes_without_playing_again_and_more_steps_train_on(trained, 
 
 def test_other_data_settings_are_refused_in_one_line_and_bad_input_exits_2(trained, capsys):
     capsys.readouterr()
-    deeper = [*TINY[:TINY.index("--depth")], "--depth", "2",
-              *TINY[TINY.index("--random-plies"):]]
-    assert main([*deeper, "--output", str(trained)]) == 2
+    assert main([*with_setting(TINY, "--depth", "2"), "--output", str(trained)]) == 2
     err = capsys.readouterr().err
     assert "other settings" in err and len(err.strip().splitlines()) == 1
     assert main(["train", "tictactoe", "--nnue", "--output", str(trained)]) == 2

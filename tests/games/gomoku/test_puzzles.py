@@ -9,28 +9,13 @@ import pytest
 
 from yipan.games.gomoku import Gomoku
 from yipan.games.gomoku.engine import Engine
+from yipan.games.gomoku.puzzles import Puzzle, read_puzzles
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
 
 
-def read_puzzles(path: Path) -> list[dict]:
-    puzzles = []
-    for raw in path.read_text().splitlines():
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        fields = [field.strip() for field in raw.split("|")]
-        values = dict(field.split("=", 1) for field in fields[2:] if "=" in field)
-        rule_fields = dict(item.split("=") for item in fields[2].split())
-        pairs = lambda text: [tuple(map(int, p.split(","))) for p in text.split()]  # noqa: E731
-        puzzles.append({
-            "id": fields[0], "size": int(rule_fields["size"]), "rule": rule_fields["rule"],
-            "moves": pairs(values["moves"]), "answers": set(pairs(values["answers"])),
-        })
-    return puzzles
-
-
 @pytest.fixture(scope="module")
-def puzzles(shared_data):
+def puzzles(shared_data: Path) -> list[Puzzle]:
     return read_puzzles(shared_data / "gomoku" / "vcf_puzzles.txt")
 
 
@@ -47,28 +32,28 @@ def test_every_puzzle_is_solved_with_a_listed_answer(puzzles):
     engines: dict = {}
     wrong = []
     for puzzle in puzzles:
-        key = (puzzle["size"], "standard" if puzzle["rule"] == "standard" else "freestyle")
+        key = (puzzle.size, "standard" if puzzle.rule == "standard" else "freestyle")
         engine = engines.setdefault(key, Engine(*key, memory_bytes=16 << 20))
-        engine.reset([y * puzzle["size"] + x for x, y in puzzle["moves"]])
+        engine.reset(puzzle.points())
         decision = engine.think(seconds=None, nodes=NODE_BUDGET)
-        move = (decision.move % puzzle["size"], decision.move // puzzle["size"])
-        if move not in puzzle["answers"]:
-            wrong.append((puzzle["id"], move, decision.reason))
+        move = (decision.move % puzzle.size, decision.move // puzzle.size)
+        if move not in puzzle.answers:
+            wrong.append((puzzle.id, move, decision.reason))
             continue
         if decision.threat is None:
             continue
         # the forced line, replayed by the rules: the attacker keeps a five threat, then wins
         game = engine.game
         state = game.initial_state()
-        for x, y in puzzle["moves"]:
+        for x, y in puzzle.moves:
             state = game.play(state, game.point(x, y))
         attacker = game.to_move(state)
         for index, point in enumerate(decision.threat.line):
             state = game.play_checked(state, point)
             if index % 2 == 0 and game.outcome(state) is None:
-                assert five_points(game, state, attacker) >= 1, (puzzle["id"], index)
+                assert five_points(game, state, attacker) >= 1, (puzzle.id, index)
         # the line ends with a five, or with a move that threatens two (an open/double four)
         outcome = game.outcome(state)
         won = outcome is not None and outcome.winner == attacker
-        assert won or five_points(game, state, attacker) >= 2, puzzle["id"]
+        assert won or five_points(game, state, attacker) >= 2, puzzle.id
     assert wrong == []

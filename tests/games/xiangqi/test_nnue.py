@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yipan.chess_family.nnue import MAX_PLY, OUTPUT_SCALE, QA, QO, network_memory
+from yipan.chess_family.nnue import MAX_PLY, network_memory
 from yipan.chess_family.nnue_file import (
     NetworkFile,
     NetworkFileError,
@@ -34,26 +34,12 @@ from yipan.games.xiangqi.nnue import (
 )
 from yipan.games.xiangqi.rules import Xiangqi, position_from_fen, to_row
 
-NAMES = ("accumulators", "fresh", "changes", "counts", "inputs", "ft_weights", "ft_bias",
-         "l1_weights", "l1_bias", "out_weights", "out_bias")
-
-
-def random_arrays(rng: np.random.Generator, width: int = 16, hidden: int = 4
-                  ) -> dict[str, np.ndarray]:
-    return {"ft_weights": rng.integers(-30, 30, (FEATURES, width)).astype(np.int16),
-            "ft_bias": rng.integers(0, 80, width).astype(np.int16),
-            "l1_weights": rng.integers(-200, 200, (hidden, 2 * width)).astype(np.int16),
-            "l1_bias": rng.integers(-5000, 5000, hidden).astype(np.int32),
-            "out_weights": rng.integers(-3000, 3000, hidden).astype(np.int32),
-            "out_bias": rng.integers(-1000, 1000, 1).astype(np.int32)}
-
-
-def constant_network(centipawns: int, width: int = 8) -> NetworkFile:
-    """A network whose value is ``centipawns`` in every position (only its output bias)."""
-    arrays = {name: np.zeros_like(array)
-              for name, array in random_arrays(np.random.default_rng(0), width, 1).items()}
-    arrays["out_bias"] = np.array([centipawns * QA * QO // OUTPUT_SCALE], np.int32)
-    return NetworkFile("xiangqi", arrays)
+from ...chess_family.nnue_helpers import (
+    constant_network,
+    damaged,
+    random_arrays,
+    value_arguments,
+)
 
 
 @settings(max_examples=15, deadline=None)
@@ -63,7 +49,7 @@ def test_the_incremental_accumulator_equals_one_made_from_scratch(seed):
     backs to an earlier ply and other moves from there; wherever it evaluates, the value
     from the nearest up-to-date accumulator above equals the position's from scratch."""
     rng = random.Random(seed)
-    arrays = random_arrays(np.random.default_rng(seed))
+    arrays = random_arrays("xiangqi", np.random.default_rng(seed))
     memory = network_memory(arrays)
     stack = np.zeros((MAX_PLY + 2, POSITION_SIZE), np.int64)
     game = Xiangqi()
@@ -90,14 +76,14 @@ def test_the_incremental_accumulator_equals_one_made_from_scratch(seed):
         memory["fresh"][ply + 1] = 0  # the search's entry into the new node
         if rng.random() < 0.5:  # some plies are skipped: the update walks over them
             level = len(states) - 1
-            value = network_value(stack, level, *(memory[name] for name in NAMES))
+            value = network_value(stack, level, *value_arguments(memory))
             assert value == evaluate_with(arrays, stack[level])
             evaluated += 1
     assert evaluated > 0
 
 
 def test_captures_and_the_null_move_update_exactly():
-    arrays = random_arrays(np.random.default_rng(5))
+    arrays = random_arrays("xiangqi", np.random.default_rng(5))
     game = Xiangqi()
     start = position_from_fen(
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
@@ -107,10 +93,10 @@ def test_captures_and_the_null_move_update_exactly():
         stack = np.zeros((3, POSITION_SIZE), np.int64)
         stack[0], stack[1] = to_row(start), to_row(child)
         make_null_move(stack[1], stack[2])
-        network_value(stack, 0, *(memory[name] for name in NAMES))
+        network_value(stack, 0, *value_arguments(memory))
         assert memory["fresh"][0] == 1 and memory["fresh"][1] == 0
         for ply in (1, 2):
-            value = network_value(stack, ply, *(memory[name] for name in NAMES))
+            value = network_value(stack, ply, *value_arguments(memory))
             assert value == evaluate_with(arrays, stack[ply]), (move, ply)
 
 
@@ -144,7 +130,7 @@ def test_mirrored_features_are_the_mirrored_positions_features():
 
 
 def test_a_network_file_round_trips_and_a_foreign_or_damaged_one_is_refused(tmp_path):
-    arrays = random_arrays(np.random.default_rng(1))
+    arrays = random_arrays("xiangqi", np.random.default_rng(1))
     path = tmp_path / "xq.nnue"
     save(NetworkFile("xiangqi", arrays, {"note": "test"}), path)
     loaded = load(path, "xiangqi")
@@ -155,10 +141,8 @@ def test_a_network_file_round_trips_and_a_foreign_or_damaged_one_is_refused(tmp_
     assert evaluate_with(dict(loaded.arrays), row) == evaluate_with(arrays, row)
     with pytest.raises(NetworkFileError, match="for xiangqi, not for chess"):
         load(path, "chess")
-    data = bytearray(to_bytes(NetworkFile("xiangqi", arrays)))
-    data[bytes(data).find(b"ft_weights.npy") + 400] ^= 0x55
     with pytest.raises(NetworkFileError) as refused:
-        from_bytes(bytes(data), "damaged.nnue")
+        from_bytes(damaged(to_bytes(NetworkFile("xiangqi", arrays))), "damaged.nnue")
     assert "\n" not in str(refused.value) and "damaged.nnue" in str(refused.value)
 
 
@@ -167,7 +151,7 @@ def test_the_engine_evaluates_with_a_network_only_when_given_one(tmp_path):
     start = Xiangqi().initial_state()
     hand = engine.think(start, Limit(depth=1))
     path = tmp_path / "constant.nnue"
-    save(constant_network(80), path)
+    save(constant_network("xiangqi", 80), path)
     engine.use_network(path)
     assert engine.think(start, Limit(depth=1)).score == -80  # each reply: 80 for its mover
     assert engine.think(start, Limit(depth=2)).score == 80
@@ -175,7 +159,7 @@ def test_the_engine_evaluates_with_a_network_only_when_given_one(tmp_path):
     assert engine.think(start, Limit(depth=1)).score == hand.score
     with pytest.raises(NetworkFileError, match="for chess, not for xiangqi"):
         chess_file = tmp_path / "chess.nnue"
-        save(NetworkFile("chess", dict(constant_network(0).arrays)), chess_file)
+        save(NetworkFile("chess", dict(constant_network("xiangqi", 0).arrays)), chess_file)
         engine.use_network(chess_file)
 
 
@@ -184,7 +168,7 @@ def test_uci_and_ucci_load_a_network_and_refuse_a_damaged_one_in_one_line(tmp_pa
     from yipan.protocols.uci import UciEngine
 
     good, bad = tmp_path / "Constant.nnue", tmp_path / "bad.nnue"
-    save(constant_network(80), good)
+    save(constant_network("xiangqi", 80), good)
     bad.write_bytes(b"not a network")
     for make, setting in ((lambda write: UciEngine(write, hash_mb=1, variant="xiangqi"),
                            "setoption name EvalFile value {}"),
@@ -207,7 +191,7 @@ def test_uci_and_ucci_load_a_network_and_refuse_a_damaged_one_in_one_line(tmp_pa
 def test_the_command_line_refuses_a_missing_or_damaged_eval_file_in_one_line(tmp_path,
                                                                              capsys):
     good, bad = tmp_path / "constant.nnue", tmp_path / "bad.nnue"
-    save(constant_network(80), good)
+    save(constant_network("xiangqi", 80), good)
     bad.write_bytes(b"PK\x03\x04 damaged")
     for arguments in (["analyze", "xiangqi", "--eval-file", str(bad), "--depth", "2"],
                       ["analyze", "xiangqi", "--eval-file", str(tmp_path / "missing.nnue"),

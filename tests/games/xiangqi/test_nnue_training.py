@@ -15,17 +15,14 @@ from yipan.games.xiangqi.engine import Engine
 from yipan.games.xiangqi.nnue import FEATURES
 from yipan.games.xiangqi.rules import Xiangqi
 
-TINY = ["train", "xiangqi", "--nnue", "--games", "2", "--games-per-unit", "1", "--depth", "1",
-        "--random-plies", "6", "--steps", "6", "--batch", "16", "--accumulator", "8",
-        "--hidden", "2", "--blend", "0"]
+from ...chess_family.nnue_helpers import tiny_training, train, with_setting
+
+TINY = tiny_training("xiangqi", "--blend", "0")
 
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
-    pytest.importorskip("jax", reason="training needs JAX and optax (the [train] extra)")
-    output = tmp_path_factory.mktemp("nnue") / "tiny.nnue"
-    assert main([*TINY, "--output", str(output)]) == 0
-    return output
+    return train(TINY, tmp_path_factory.mktemp("nnue"))
 
 
 def test_training_writes_a_network_the_engine_plays_legal_moves_with(trained):
@@ -77,9 +74,7 @@ def test_a_rerun_resumes_without_playing_again_and_positions_cap_the_data(traine
 
 def test_bad_input_is_refused_in_one_line_with_status_2(trained, tmp_path, capsys):
     capsys.readouterr()
-    deeper = [*TINY[:TINY.index("--depth")], "--depth", "2",
-              *TINY[TINY.index("--random-plies"):]]
-    assert main([*deeper, "--output", str(trained)]) == 2
+    assert main([*with_setting(TINY, "--depth", "2"), "--output", str(trained)]) == 2
     err = capsys.readouterr().err
     assert "other settings" in err and len(err.strip().splitlines()) == 1
     damaged = tmp_path / "damaged.nnue"

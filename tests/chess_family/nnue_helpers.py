@@ -1,0 +1,80 @@
+"""What the chess family's NNUE tests share, so that chess's and xiangqi's build their made-up
+networks and their tiny training runs the same way: the games differ only in the name and the
+feature count. Imported relatively (``from .nnue_helpers import ...``; from a game's folder
+``from ...chess_family.nnue_helpers import ...``), as the suite's other helpers are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from yipan.chess_family.nnue import OUTPUT_SCALE, QA, QO
+from yipan.chess_family.nnue_file import NetworkFile
+from yipan.cli.main import main
+from yipan.games.chess.nnue import FEATURES as CHESS_FEATURES
+from yipan.games.xiangqi.nnue import FEATURES as XIANGQI_FEATURES
+
+FEATURES = {"chess": CHESS_FEATURES, "xiangqi": XIANGQI_FEATURES}
+
+# the memory a game's ``network_value`` takes after the stack and the ply, in its order
+VALUE_ARGUMENTS = ("accumulators", "fresh", "changes", "counts", "inputs", "ft_weights",
+                   "ft_bias", "l1_weights", "l1_bias", "out_weights", "out_bias")
+
+
+def value_arguments(memory: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """``memory`` (from ``network_memory``) as ``network_value``'s arguments."""
+    return [memory[name] for name in VALUE_ARGUMENTS]
+
+
+def random_arrays(game: str, rng: np.random.Generator, width: int = 16, hidden: int = 4
+                  ) -> dict[str, np.ndarray]:
+    """The integer arrays of a network for ``game`` (``width`` accumulator units, ``hidden``
+    units after it), drawn from ``rng``."""
+    return {"ft_weights": rng.integers(-30, 30, (FEATURES[game], width)).astype(np.int16),
+            "ft_bias": rng.integers(0, 80, width).astype(np.int16),
+            "l1_weights": rng.integers(-200, 200, (hidden, 2 * width)).astype(np.int16),
+            "l1_bias": rng.integers(-5000, 5000, hidden).astype(np.int32),
+            "out_weights": rng.integers(-3000, 3000, hidden).astype(np.int32),
+            "out_bias": rng.integers(-1000, 1000, 1).astype(np.int32)}
+
+
+def constant_network(game: str, centipawns: int, width: int = 8) -> NetworkFile:
+    """A network whose value is ``centipawns`` in every position (only its output bias): a
+    search's score with it is known exactly."""
+    arrays = {name: np.zeros_like(array)
+              for name, array in random_arrays(game, np.random.default_rng(0), width, 1).items()}
+    arrays["out_bias"] = np.array([centipawns * QA * QO // OUTPUT_SCALE], np.int32)
+    return NetworkFile(game, arrays)
+
+
+def damaged(data: bytes) -> bytes:
+    """A network file's bytes with one byte changed inside the stored (uncompressed) weights:
+    the archive still opens, only its check finds the change."""
+    changed = bytearray(data)
+    changed[data.find(b"ft_weights.npy") + 400] ^= 0x55
+    return bytes(changed)
+
+
+def tiny_training(game: str, *extra: str) -> list[str]:
+    """``yipan train GAME --nnue`` at the least that still plays, labels, trains and exports:
+    two one-game units at depth 1, six steps, a network of 8 and 2 units."""
+    return ["train", game, "--nnue", "--games", "2", "--games-per-unit", "1", "--depth", "1",
+            "--random-plies", "6", "--steps", "6", "--batch", "16", "--accumulator", "8",
+            "--hidden", "2", *extra]
+
+
+def with_setting(command: list[str], option: str, value: str) -> list[str]:
+    """``command`` with ``option``'s value replaced by ``value``."""
+    at = command.index(option)
+    return [*command[:at + 1], value, *command[at + 2:]]
+
+
+def train(command: list[str], folder: Path) -> Path:
+    """The network file ``command`` writes into ``folder`` (skipped without JAX and optax);
+    its checkpoint lies beside it."""
+    pytest.importorskip("jax", reason="training needs JAX and optax (the [train] extra)")
+    output = folder / "tiny.nnue"
+    assert main([*command, "--output", str(output)]) == 0
+    return output
