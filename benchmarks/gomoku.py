@@ -167,6 +167,13 @@ SPEED = re.compile(r"\b[Ss]peed:?\s+([0-9]+(?:\.[0-9]+)?)\s*([KkMm]?)\b")
 SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6}
 
 
+# Some brains print their move a moment before they take commands again (Rapfi clears its
+# busy flag after writing the move, and drops a TURN that arrives in between, then reads the
+# coordinates as an unknown command): a brain is not asked again within this many seconds of
+# its answer. A manager's own latency usually covers it; a pipe answered at once does not.
+GRACE = 0.02
+
+
 class Pipe:
     """A brain process; ``ask`` sends lines and reads one answer, timing it."""
 
@@ -178,6 +185,7 @@ class Pipe:
         self.slowest = 0.0
         self.speeds: list[float] = []  # nodes/s, as the brain's MESSAGE lines report them
         self.messages: list[str] = []  # the MESSAGE lines of the last answer
+        self.answered = 0.0  # perf_counter() of the last answer
 
     def send(self, *lines: str) -> None:
         for line in lines:
@@ -186,6 +194,7 @@ class Pipe:
 
     def ask(self, *lines: str, timed: bool = False) -> str:
         """Send ``lines``, return the answer; ``timed`` answers count for ``slowest``."""
+        time.sleep(max(0.0, self.answered + GRACE - time.perf_counter()))
         start = time.perf_counter()
         self.send(*lines)
         self.messages = []
@@ -200,8 +209,9 @@ class Pipe:
             speed = SPEED.search(reply)
             if speed:
                 self.speeds.append(float(speed.group(1)) * SUFFIX[speed.group(2).upper()])
+        self.answered = time.perf_counter()
         if timed:
-            self.slowest = max(self.slowest, time.perf_counter() - start)
+            self.slowest = max(self.slowest, self.answered - start)
         return reply
 
     def cpu_seconds(self) -> float | None:

@@ -94,3 +94,20 @@ def test_match_plays_given_openings_with_both_colours(bench, monkeypatch) -> Non
     assert [(job[5], job[6]) for job in seen] == [
         ([112, 113, 127], 0), ([112, 113, 127], 1), ([96, 98, 110], 0), ([96, 98, 110], 1)]
     assert score.draws == 4 and len(played) == 4
+
+
+def test_a_brain_is_not_asked_again_at_once_after_it_answers(bench, monkeypatch) -> None:
+    """(Rapfi takes commands again a moment after writing its move.)"""
+    slept: list[float] = []
+    monkeypatch.setattr(bench.time, "perf_counter", lambda: 100.0)  # a stopped clock
+    monkeypatch.setattr(bench.time, "sleep", slept.append)
+    echo = "import sys\nfor line in sys.stdin:\n    print('OK', flush=True)"
+    pipe = bench.Pipe("echo", [sys.executable, "-c", echo])
+    try:
+        assert pipe.ask("RESTART") == "OK"
+        assert pipe.ask("RESTART") == "OK"
+        asked = list(slept)  # (waiting for the process to end sleeps too)
+    finally:
+        pipe.process.stdin.close()
+        pipe.process.wait(timeout=10)
+    assert asked == [0.0, pytest.approx(bench.GRACE)]
