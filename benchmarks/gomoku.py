@@ -34,12 +34,13 @@ Prints:
    W-D-L, by colour, game lengths, both brains' nodes/s from their MESSAGE lines (``speed
    N`` or ``Speed 800K``), the slowest answers. ``--opponent-only`` skips the rest.
    With ``--balanced`` the openings are not taken as drawn: each candidate is searched to a
-   fixed depth by both engines (``--balance-depths``: yipan's alpha-beta here, the brain with
-   ``INFO max_depth``, its value read from its ``Eval`` line) and kept only if both values,
+   fixed depth by both engines from a clean slate (``--balance-depths``: yipan's alpha-beta
+   here, its tables cleared; the brain started afresh, with ``INFO max_depth``, its value read
+   from its ``Eval`` line) and kept only if both values,
    for the side to move, are within ``--balance-margins`` of zero (each in that engine's own
    units; Rapfi's 60 is a 43-57% win rate on its own scale). Candidates come from ``--seed``
-   and the searches are depth-limited, so a run keeps the same openings every time; it
-   prints how many it tried and kept, and each kept opening with both values.
+   and each value depends on its opening alone, so a seed keeps the same openings every run;
+   it prints how many it tried and kept, and each kept opening with both values.
 
 The games of a match are units of work (``play_one``: the brains' commands, the opening, the
 colours and the turn time in; the winner, the length and yipan's slowest answer out; each game
@@ -409,8 +410,9 @@ def balanced_openings(game: Gomoku, count: int, stones: int, rng: random.Random,
 
 class Judge:
     """Both engines' values of an opening for the side to move, each from a depth-limited
-    search (so the same opening always gets the same values): yipan's alpha-beta in this
-    process, the brain through the protocol (``INFO max_depth``, its ``Eval`` line)."""
+    search from a clean slate, so an opening gets the same values whichever candidates came
+    before it: yipan's alpha-beta in this process (its tables cleared), the brain through the
+    protocol, started afresh (``INFO max_depth``, its ``Eval`` line)."""
 
     def __init__(self, program: str, our_depth: int, their_depth: int) -> None:
         from yipan.games.gomoku.engine import Engine
@@ -418,26 +420,30 @@ class Judge:
         self.engine = Engine(15, "freestyle")
         self.engine.warm_up()
         self.our_depth = our_depth
-        self.brain = Pipe(Path(program).name, [program])
-        self.brain.send("INFO rule 0")
-        assert self.brain.ask("START 15") == "OK"
-        # the depth ends the search, not the clock
-        self.brain.send("INFO timeout_turn 60000", "INFO timeout_match 0",
-                        f"INFO max_memory {MAX_MEMORY}", f"INFO max_depth {their_depth}")
+        self.program = program
+        self.their_depth = their_depth
 
     def __call__(self, opening: list[int]) -> tuple[int | None, int | None]:
         self.engine.reset(opening)
-        self.engine.context.tt[:] = 0
+        context = self.engine.context
+        # nothing learnt on earlier candidates (move-order history included) may change this
+        for table in (context.tt, context.history, context.fail_key, context.fail_depth):
+            table[:] = 0
         result = self.engine.search(max_depth=self.our_depth)
         ours = None if result is None else int(result.value)
         side = len(opening) % 2
-        self.brain.ask("RESTART")
-        self.brain.ask("BOARD", *[f"{p % 15},{p // 15},{1 if i % 2 == side else 2}"
-                                  for i, p in enumerate(opening)], "DONE")
-        return ours, eval_seen(self.brain.messages)
-
-    def close(self) -> None:
-        self.brain.close()
+        brain = Pipe(Path(self.program).name, [self.program])
+        try:
+            brain.send("INFO rule 0")
+            assert brain.ask("START 15") == "OK"
+            # the depth ends the search, not the clock
+            brain.send("INFO timeout_turn 60000", "INFO timeout_match 0",
+                       f"INFO max_memory {MAX_MEMORY}", f"INFO max_depth {self.their_depth}")
+            brain.ask("BOARD", *[f"{p % 15},{p // 15},{1 if i % 2 == side else 2}"
+                                 for i, p in enumerate(opening)], "DONE")
+        finally:
+            brain.close()
+        return ours, eval_seen(brain.messages)
 
 
 def tally(played: list[Played]) -> Score:
@@ -700,12 +706,8 @@ def choose_balanced(args: argparse.Namespace, program: str, game: Gomoku,
     margins = pair_of_ints(args.balance_margins, "--balance-margins")
     depths = pair_of_ints(args.balance_depths, "--balance-depths")
     start = time.perf_counter()
-    judge = Judge(program, *depths)
-    try:
-        found = balanced_openings(game, args.opponent_pairs, args.opening_stones, rng, judge,
-                                  margins, args.balance_tries)
-    finally:
-        judge.close()
+    found = balanced_openings(game, args.opponent_pairs, args.opening_stones, rng,
+                              Judge(program, *depths), margins, args.balance_tries)
     name = Path(program).name
     print(f"balanced openings: {len(found.openings)} kept of {found.tried} candidates tried "
           f"(both values within the margins: yipan |value| <= {margins[0]} at depth "
