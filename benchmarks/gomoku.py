@@ -7,6 +7,9 @@
         --opponent-only --opening-stones 3 --time 1.0 --workers 2
     YIPAN_GOMOKU_OPPONENT=/path/to/pbrain-rapfi PYTHONPATH=src python benchmarks/gomoku.py \
         --opponent-only --opponent-pairs 0 --time 1.0 --speed-positions 16   # nodes/s only
+    YIPAN_GOMOKU_OPPONENT=/path/to/pbrain-rapfi PYTHONPATH=src python benchmarks/gomoku.py \
+        --opponent-only --balanced --opening-stones 3 --opponent-pairs 12 \
+        --opponent-times 0.1 --time 1.0     # from openings both engines call even
 
 Prints:
 1. nodes/s of the numba alpha-beta against the same depth-limited search in plain Python
@@ -30,6 +33,14 @@ Prints:
    ``INFO timeout_turn``), ``--opponent-pairs`` openings each played with both colours:
    W-D-L, by colour, game lengths, both brains' nodes/s from their MESSAGE lines (``speed
    N`` or ``Speed 800K``), the slowest answers. ``--opponent-only`` skips the rest.
+   With ``--balanced`` the openings are not taken as drawn: each candidate is searched to a
+   fixed depth by both engines from a clean slate (``--balance-depths``: yipan's alpha-beta
+   here, its tables cleared; the brain started afresh, with ``INFO max_depth``, its value read
+   from its ``Eval`` line) and kept only if both values,
+   for the side to move, are within ``--balance-margins`` of zero (each in that engine's own
+   units; Rapfi's 60 is a 43-57% win rate on its own scale). Candidates come from ``--seed``
+   and each value depends on its opening alone, so a seed keeps the same openings every run;
+   it prints how many it tried and kept, and each kept opening with both values.
 
 The games of a match are units of work (``play_one``: the brains' commands, the opening, the
 colours and the turn time in; the winner, the length and yipan's slowest answer out; each game
@@ -157,6 +168,13 @@ SPEED = re.compile(r"\b[Ss]peed:?\s+([0-9]+(?:\.[0-9]+)?)\s*([KkMm]?)\b")
 SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6}
 
 
+# Some brains print their move a moment before they take commands again (Rapfi clears its
+# busy flag after writing the move, and drops a TURN that arrives in between, then reads the
+# coordinates as an unknown command): a brain is not asked again within this many seconds of
+# its answer. A manager's own latency usually covers it; a pipe answered at once does not.
+GRACE = 0.02
+
+
 class Pipe:
     """A brain process; ``ask`` sends lines and reads one answer, timing it."""
 
@@ -168,6 +186,7 @@ class Pipe:
         self.slowest = 0.0
         self.speeds: list[float] = []  # nodes/s, as the brain's MESSAGE lines report them
         self.messages: list[str] = []  # the MESSAGE lines of the last answer
+        self.answered = 0.0  # perf_counter() of the last answer
 
     def send(self, *lines: str) -> None:
         for line in lines:
@@ -176,6 +195,7 @@ class Pipe:
 
     def ask(self, *lines: str, timed: bool = False) -> str:
         """Send ``lines``, return the answer; ``timed`` answers count for ``slowest``."""
+        time.sleep(max(0.0, self.answered + GRACE - time.perf_counter()))
         start = time.perf_counter()
         self.send(*lines)
         self.messages = []
@@ -190,8 +210,9 @@ class Pipe:
             speed = SPEED.search(reply)
             if speed:
                 self.speeds.append(float(speed.group(1)) * SUFFIX[speed.group(2).upper()])
+        self.answered = time.perf_counter()
         if timed:
-            self.slowest = max(self.slowest, time.perf_counter() - start)
+            self.slowest = max(self.slowest, self.answered - start)
         return reply
 
     def cpu_seconds(self) -> float | None:
@@ -303,26 +324,126 @@ def play_one(size: int, rule: str, ours: list[str], theirs: list[str], name: str
                   tuple(other.speeds))
 
 
+def draw_opening(game: Gomoku, stones: int, rng: random.Random) -> list[int]:
+    """``stones`` random stones in the 7x7 square at the centre, alternately black and white
+    (under renju, black's all allowed)."""
+    centre = game.size // 2
+    square = [game.point(x, y) for x in range(centre - 3, centre + 4)
+              for y in range(centre - 3, centre + 4)]
+    while True:
+        opening = rng.sample(square, stones)
+        state = game.initial_state()
+        try:
+            for point in opening:
+                state = game.play_checked(state, point)
+            return opening
+        except ValueError:
+            continue
+
+
 def match(game: Gomoku, ours: list[str], theirs: list[str], name: str, pairs: int,
           opening_stones: int, turn_ms: int, rng: random.Random, runner,
-          their_ms: int | None = None) -> tuple[Score, float, list[Played]]:
-    centre = game.size // 2
+          their_ms: int | None = None, openings: list[list[int]] | None = None
+          ) -> tuple[Score, float, list[Played]]:
+    """``pairs`` openings (drawn here, or ``openings`` as given), each played with both
+    colours."""
+    if openings is None:
+        openings = [draw_opening(game, opening_stones, rng) for _ in range(pairs)]
     jobs = []
-    for _ in range(pairs):
-        while True:  # (under renju, an opening whose black stones are allowed)
-            opening = rng.sample([game.point(x, y) for x in range(centre - 3, centre + 4)
-                                  for y in range(centre - 3, centre + 4)], opening_stones)
-            state = game.initial_state()
-            try:
-                for point in opening:
-                    state = game.play_checked(state, point)
-                break
-            except ValueError:
-                continue
+    for opening in openings:
         jobs += [(game.size, game.rule, ours, theirs, name, opening, colour, turn_ms,
                   their_ms) for colour in (0, 1)]
     played = list(run_match(play_one, jobs, runner=runner))
     return tally(played), max((p.yipan_slowest for p in played), default=0.0), played
+
+
+# "Eval 35", "Eval -120", "Eval +M7" (Rapfi's last line of a search): the side to move's value
+EVAL_SEEN = re.compile(r"\bEval:?\s+([+-]?M?[0-9]+|[+-]?M\*)")
+MATE_VALUE = 30000  # what a found win ("+M7") or loss counts for: never near even
+
+
+def eval_seen(messages: list[str]) -> int | None:
+    """The brain's value of its last search from its MESSAGE lines (the last ``Eval``), for
+    the side to move; a mate counts ``MATE_VALUE``; None if no line says."""
+    values = [m.group(1) for line in messages if (m := EVAL_SEEN.search(line))]
+    if not values:
+        return None
+    text = values[-1]
+    if "M" in text:
+        return -MATE_VALUE if text.startswith("-") else MATE_VALUE
+    return int(text)
+
+
+def near_even(ours: int | None, theirs: int | None, margins: tuple[int, int]) -> bool:
+    """Both engines judge the position near even: each value (the side to move's, in that
+    engine's own units) within that engine's margin; a missing value is not even."""
+    if ours is None or theirs is None:
+        return False
+    return abs(ours) <= margins[0] and abs(theirs) <= margins[1]
+
+
+@dataclass
+class Balanced:
+    """Openings that both engines judged near even, and what the search for them saw."""
+
+    openings: list[list[int]]
+    tried: int
+    values: list[tuple[int | None, int | None]]  # (yipan, opponent) of every candidate
+
+
+def balanced_openings(game: Gomoku, count: int, stones: int, rng: random.Random,
+                      judge, margins: tuple[int, int], tries: int) -> Balanced:
+    """Up to ``count`` openings drawn as ``draw_opening`` does, keeping those whose values
+    ``judge(opening) -> (yipan's, the opponent's)`` are both near even, trying at most
+    ``tries`` candidates. Only ``rng`` draws, so a fixed seed and deterministic judges (depth-
+    limited searches) give the same openings every run."""
+    found = Balanced([], 0, [])
+    while len(found.openings) < count and found.tried < tries:
+        opening = draw_opening(game, stones, rng)
+        found.tried += 1
+        values = judge(opening)
+        found.values.append(values)
+        if near_even(*values, margins):
+            found.openings.append(opening)
+    return found
+
+
+class Judge:
+    """Both engines' values of an opening for the side to move, each from a depth-limited
+    search from a clean slate, so an opening gets the same values whichever candidates came
+    before it: yipan's alpha-beta in this process (its tables cleared), the brain through the
+    protocol, started afresh (``INFO max_depth``, its ``Eval`` line)."""
+
+    def __init__(self, program: str, our_depth: int, their_depth: int) -> None:
+        from yipan.games.gomoku.engine import Engine
+
+        self.engine = Engine(15, "freestyle")
+        self.engine.warm_up()
+        self.our_depth = our_depth
+        self.program = program
+        self.their_depth = their_depth
+
+    def __call__(self, opening: list[int]) -> tuple[int | None, int | None]:
+        self.engine.reset(opening)
+        context = self.engine.context
+        # nothing learnt on earlier candidates (move-order history included) may change this
+        for table in (context.tt, context.history, context.fail_key, context.fail_depth):
+            table[:] = 0
+        result = self.engine.search(max_depth=self.our_depth)
+        ours = None if result is None else int(result.value)
+        side = len(opening) % 2
+        brain = Pipe(Path(self.program).name, [self.program])
+        try:
+            brain.send("INFO rule 0")
+            assert brain.ask("START 15") == "OK"
+            # the depth ends the search, not the clock
+            brain.send("INFO timeout_turn 60000", "INFO timeout_match 0",
+                       f"INFO max_memory {MAX_MEMORY}", f"INFO max_depth {self.their_depth}")
+            brain.ask("BOARD", *[f"{p % 15},{p // 15},{1 if i % 2 == side else 2}"
+                                 for i, p in enumerate(opening)], "DONE")
+        finally:
+            brain.close()
+        return ours, eval_seen(brain.messages)
 
 
 def tally(played: list[Played]) -> Score:
@@ -548,18 +669,55 @@ def against_opponent(args: argparse.Namespace, ours: list[str], turn_ms: int,
     if args.opponent_pairs <= 0:
         return
     game = Gomoku(15, "freestyle")
-    print(f"opponent: {program}; {args.opponent_pairs} openings of {args.opening_stones} "
-          f"random stones near the centre, each played with both colours; fresh brains each "
-          f"game; freestyle")
+    openings = None
+    kind = "random"
+    if args.balanced:
+        openings = choose_balanced(args, program, game, rng)
+        kind = "balanced"
+    print(f"opponent: {program}; {len(openings or range(args.opponent_pairs))} {kind} "
+          f"openings of {args.opening_stones} stones near the centre, each played with both "
+          f"colours; fresh brains each game; freestyle")
     state = rng.getstate()
     for seconds in times:
         rng.setstate(state)  # the same openings at every setting
         start = time.perf_counter()
         _, _, played = match(game, ours, [program], name, args.opponent_pairs,
                              args.opening_stones, turn_ms, rng, runner,
-                             their_ms=int(seconds * 1000))
+                             their_ms=int(seconds * 1000), openings=openings)
         report_against(name, turn_ms, int(seconds * 1000), played,
                        time.perf_counter() - start)
+
+
+def pair_of_ints(text: str, option: str) -> tuple[int, int]:
+    try:
+        first, second = (int(v) for v in text.split(","))
+    except ValueError:
+        raise SystemExit(f"{option} takes two integers, yipan's then the opponent's, not "
+                         f"{text!r}") from None
+    return first, second
+
+
+def choose_balanced(args: argparse.Namespace, program: str, game: Gomoku,
+                    rng: random.Random) -> list[list[int]]:
+    """The match's openings: candidates both engines judge near even (``--balanced``)."""
+    margins = pair_of_ints(args.balance_margins, "--balance-margins")
+    depths = pair_of_ints(args.balance_depths, "--balance-depths")
+    start = time.perf_counter()
+    found = balanced_openings(game, args.opponent_pairs, args.opening_stones, rng,
+                              Judge(program, *depths), margins, args.balance_tries)
+    name = Path(program).name
+    print(f"balanced openings: {len(found.openings)} kept of {found.tried} candidates tried "
+          f"(both values within the margins: yipan |value| <= {margins[0]} at depth "
+          f"{depths[0]}, {name} |Eval| <= {margins[1]} at depth {depths[1]}); "
+          f"{time.perf_counter() - start:.0f} s", flush=True)
+    kept = [v for v in found.values if near_even(*v, margins)]
+    for opening, values in zip(found.openings, kept, strict=True):
+        stones = " ".join(f"{p % 15},{p // 15}" for p in opening)
+        print(f"  {stones}: yipan {values[0]}, {name} {values[1]}")
+    if len(found.openings) < args.opponent_pairs:
+        print(f"  (fewer than the {args.opponent_pairs} asked for: raise --balance-tries or "
+              f"--balance-margins)")
+    return found.openings
 
 
 def main() -> int:
@@ -589,6 +747,17 @@ def main() -> int:
     parser.add_argument("--speed-positions", type=int, default=8,
                         help="quiet positions on which both engines' nodes/s are measured "
                              "(at --time a move) before the matches against --opponent")
+    parser.add_argument("--balanced", action="store_true",
+                        help="play the opponent only from openings both engines judge near "
+                             "even (see --balance-margins)")
+    parser.add_argument("--balance-margins", default="100,60",
+                        help="largest |value| for the side to move that counts as even: "
+                             "yipan's (its evaluation units), the opponent's (its Eval)")
+    parser.add_argument("--balance-depths", default="8,16",
+                        help="depths of the two searches judging an opening: yipan's, the "
+                             "opponent's (INFO max_depth)")
+    parser.add_argument("--balance-tries", type=int, default=200,
+                        help="candidate openings to try at most for --balanced")
     parser.add_argument("--opponent-only", action="store_true",
                         help="only the matches against --opponent")
     add_cluster_arguments(parser)
