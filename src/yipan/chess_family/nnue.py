@@ -150,7 +150,7 @@ def forward(accumulator: np.ndarray, side: int, inputs: np.ndarray, l1_weights: 
         sums[j] = total  # stored as int32 (no sum overflows it): LLVM then adds in int32
     out = np.int64(out_bias[0])
     for j in range(l1_weights.shape[0]):
-        hidden = (np.int64(sums[j]) + np.int64(l1_bias[j]) + QB // 2) >> QB_SHIFT  # rounded
+        hidden = int((np.int64(sums[j]) + np.int64(l1_bias[j]) + QB // 2) >> QB_SHIFT)  # rounded
         hidden = hidden if hidden > 0 else 0
         hidden = hidden if hidden < QA else QA
         out += hidden * np.int64(out_weights[j])
