@@ -133,10 +133,12 @@ def forward(accumulator: np.ndarray, side: int, inputs: np.ndarray, l1_weights: 
     int32 (one multiply-add instruction for many pairs); benchmarks/nnue.py speed measures
     what it buys."""
     width = accumulator.shape[1]
-    for half in range(2):  # the side to move's half first
+    # the side to move's half first, each written through a slice of its own: an index
+    # ``width + i``, not known to be >= 0, would keep the loop scalar
+    for half in range(2):
         source = accumulator[side ^ half]
-        into = inputs[half * width:(half + 1) * width]  # (an index i + width, not known
-        for i in range(width):                         # to be >= 0, would keep it scalar)
+        into = inputs[half * width:(half + 1) * width]
+        for i in range(width):
             value = source[i]
             value = value if value > 0 else 0
             into[i] = value if value < QA else QA
