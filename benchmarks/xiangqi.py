@@ -318,16 +318,17 @@ def fairy_stockfish() -> str | None:
             or shutil.which("fairy-stockfish", path="/usr/games"))
 
 
-def bench_ladder(games: int, move_time: float, rungs: tuple[int, ...]) -> None:
+def bench_ladder(games: int, move_time: float, rungs: tuple[int, ...],
+                 eval_file: str) -> None:
     section(f"ladder against Fairy-Stockfish's Skill Level (UCI_Variant xiangqi, {move_time} s "
-            f"a move, {games} games a rung)")
+            f"a move, {games} games a rung; yipan's EvalFile {eval_file})")
     path = fairy_stockfish()
     if not path:
         print("  fairy-stockfish not found (apt-get install fairy-stockfish, or set "
               "FAIRY_STOCKFISH); skipped")
         return
     ours = UciClient([sys.executable, "-m", "yipan", "uci", "--variant", "xiangqi"],
-                     {"Hash": 64})
+                     {"Hash": 64, "EvalFile": eval_file})
     held = None
     try:
         for level in rungs:
@@ -360,6 +361,9 @@ def main() -> None:
     parser.add_argument("--move-time", type=float, default=0.1)
     parser.add_argument("--rungs", default=",".join(map(str, LADDER)),
                         help="Skill Levels to climb, comma-separated")
+    parser.add_argument("--eval-file", default="builtin",
+                        help="yipan's evaluation: builtin (the shipped network, its default), "
+                             "hand (the hand-set one) or a network file")
     args = parser.parse_args()
     parts = set(args.only.split(","))
     start = time.perf_counter()
@@ -375,7 +379,7 @@ def main() -> None:
         bench_selfplay(args.selfplay_games, args.selfplay_nodes, args.variants.split(","))
     if "ladder" in parts:
         bench_ladder(args.ladder_games, args.move_time,
-                     tuple(int(r) for r in args.rungs.split(",")))
+                     tuple(int(r) for r in args.rungs.split(",")), args.eval_file)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,10 @@ arrays or checksum do not match, or one made for another game, is refused in one
 
 ``BUILTIN`` (``builtin``) names the network the package ships for a game (``yipan/data/
 GAME.nnue``), wherever a file is asked for (``--eval-file builtin``, ``EvalFile builtin``);
-a file of that name is ``./builtin``. A game evaluates by hand unless one is asked for.
+``HAND`` (``hand``) asks for the hand-set evaluation instead; files of those names are
+``./builtin`` and ``./hand``. Xiangqi's player, analysis and engine protocols evaluate with
+the shipped network unless told otherwise (it wins at equal time); chess, whose networks do
+not yet beat its hand-set evaluation, evaluates by hand unless a network is asked for.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ MAX_HEADER = 1 << 16
 MAX_WIDTH = 4096
 MAX_FEATURES = 1 << 16
 BUILTIN = "builtin"
+HAND = "hand"
 ARRAY_TYPES = {"ft_weights": np.int16, "ft_bias": np.int16, "l1_weights": np.int16,
                "l1_bias": np.int32, "out_weights": np.int32, "out_bias": np.int32}
 
@@ -107,6 +111,12 @@ def save(network: NetworkFile, path: str | Path) -> None:
 def shipped(game: str) -> Path:
     """Where the package keeps ``game``'s network (the file may not exist)."""
     return Path(str(resources.files("yipan") / "data" / f"{game}.nnue"))
+
+
+def choose(name: str, game: str) -> NetworkFile | None:
+    """The network ``name`` asks for (``HAND``: None, the hand-set evaluation; ``BUILTIN``:
+    the shipped one; otherwise a file), refused in one line when damaged."""
+    return None if name == HAND else load(name, game)
 
 
 def load(path: str | Path, game: str | None = None) -> NetworkFile:

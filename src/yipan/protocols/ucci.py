@@ -5,8 +5,9 @@ BHGUI), as a dialect of the loop in ``uci_family``. A GUI sends one command a li
     ucci                         -> id name/author, the options, ucciok
     isready                      -> readyok (once the kernels are loaded)
     setoption NAME [VALUE]       hashsize (MB), usemillisec (true/false), newgame (clear
-                                 the table), evalfile (a network made by ``yipan train
-                                 xiangqi --nnue``; empty: the hand-set evaluation), ponder,
+                                 the table), evalfile (``builtin``, the shipped network,
+                                 by default; a network made by ``yipan train xiangqi
+                                 --nnue``; empty or ``hand``: the hand-set one), ponder,
                                  batch, debug...: others are accepted and ignored, as UCCI
                                  asks
     position startpos|fen F [moves m1 m2 ...]
@@ -21,8 +22,9 @@ BHGUI), as a dialect of the loop in ``uci_family``. A GUI sends one command a li
     probe F [moves ...]          ignored (no tables)
     quit                         -> bye
 
-``yipan ucci --eval-file NETWORK`` starts with a network (a damaged file, or one for another
-game, is refused in one line and status 2 before the engine starts).
+``yipan ucci --eval-file NETWORK`` starts with another network than the shipped one (or
+``hand``: the hand-set evaluation); a damaged file, or one for another game, is refused in
+one line and status 2 before the engine starts.
 
 Moves are ICCS coordinates in lower case, ranks 0-9 (``h2e2``), FEN as UCI's xiangqi FEN.
 Times are seconds, or milliseconds after ``setoption usemillisec true``; ``time`` is the
@@ -39,6 +41,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from ..chess_family.nnue_file import BUILTIN, choose
 from . import uci_family as family
 from .uci_family import EngineProtocol, Go, go_number, spin
 from .uci_variants import XiangqiVariant
@@ -56,8 +59,9 @@ class UcciEngine(EngineProtocol):
                 "banmoves": "banmoves", "probe": "probe"}
 
     def __init__(self, write: Callable[[str], None], *,
-                 hash_mb: int = family.DEFAULT_HASH_MB, network: Any = None) -> None:
-        """``network``: a ``NetworkFile`` (or a path) to evaluate with from the start."""
+                 hash_mb: int = family.DEFAULT_HASH_MB, network: Any = BUILTIN) -> None:
+        """``network``: a ``NetworkFile`` (or a path; ``builtin``: the shipped one) to
+        evaluate with from the start; None: the hand-set evaluation."""
         variant = XiangqiVariant(hash_mb, coordinates="iccs")
         variant.engine.use_network(network)
         super().__init__(write, variant, hash_mb=hash_mb)
@@ -74,7 +78,7 @@ class UcciEngine(EngineProtocol):
                  f"default {family.DEFAULT_HASH_MB}")
         self.say("option ponder type check default false")
         self.say("option newgame type button")
-        self.say("option evalfile type string default <empty>")
+        self.say(f"option evalfile type string default {BUILTIN}")
         self.say("ucciok")
 
     def setoption(self, arguments: list[str]) -> None:
@@ -159,17 +163,15 @@ class UcciEngine(EngineProtocol):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     family.add_hash_argument(parser)
-    parser.add_argument("--eval-file", default=None, metavar="NETWORK",
-                        help="evaluate with this network (made by yipan train xiangqi --nnue; "
-                             "builtin: the one yipan ships) instead of the hand-set evaluation")
+    parser.add_argument("--eval-file", default=BUILTIN, metavar="NETWORK",
+                        help="the evaluation: builtin (the network yipan ships, the default), "
+                             "hand (the hand-set one), or a network made by yipan train "
+                             "xiangqi --nnue")
 
 
 def run_engine(args: argparse.Namespace) -> int:
-    network = None
-    if args.eval_file:  # refused before the loop starts (NetworkFileError: one line, status 2)
-        from ..chess_family.nnue_file import load
-
-        network = load(args.eval_file, "xiangqi")
+    # refused before the loop starts (NetworkFileError: one line, status 2)
+    network = choose(args.eval_file, "xiangqi")
     return family.run_on_stdio(args, lambda write, args: UcciEngine(
         write, hash_mb=args.hash, network=network))
 

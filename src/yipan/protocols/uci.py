@@ -131,9 +131,10 @@ class UciEngine(EngineProtocol):
                                         choices=variants)):
             self.say(option.line())
         said = set()
-        for kind in VARIANTS.values():
+        # the variant played first: EvalFile, one option for every variant, shows its default
+        for kind in (type(self.variant), *VARIANTS.values()):
             for option in kind.options:
-                if option.name not in said:  # EvalFile: one option for every variant
+                if option.name not in said:
                     said.add(option.name)
                     self.say(option.line())
         self.say("uciok")
@@ -154,8 +155,9 @@ class UciEngine(EngineProtocol):
     def setoption(self, arguments: list[str]) -> None:
         if not arguments or arguments[0] != "name":
             raise ValueError("expected: setoption name NAME [value VALUE]")
-        name, _, value = " ".join(arguments[1:]).partition(" value ")
-        name, value = name.strip().lower(), value.strip()
+        words = arguments[1:]  # "value" may end the line: an empty string (EvalFile)
+        cut = words.index("value") if "value" in words else len(words)
+        name, value = " ".join(words[:cut]).lower(), " ".join(words[cut + 1:])
         if name == "hash":
             self.resize(spin(value, "Hash", 1, MAX_HASH_MB))
         elif name == "threads":

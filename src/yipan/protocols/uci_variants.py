@@ -14,7 +14,8 @@ ask it for:
   ``banmoves``), reporting each finished depth;
 - its own UCI options (``options``, ``set_option``; an ``Option`` writes its line of the
   ``uci`` answer): the chess books and endgame tables, xiangqi's coordinates, and for both
-  ``EvalFile``, a network (``yipan train GAME --nnue``) the engine evaluates with.
+  ``EvalFile``, a network (``yipan train GAME --nnue``) the engine evaluates with
+  (xiangqi's default: ``builtin``, the shipped one; chess evaluates by hand by default).
 
 The loop imports this module, never the other way round: a variant knows nothing of the
 protocol's lines but its options' names.
@@ -157,12 +158,13 @@ class Variant:
 
     def use_eval_file(self, value: str) -> None:
         """``EvalFile``: evaluate with the network in ``value`` (``builtin``: the one the
-        package ships; empty: the hand-set evaluation); a ValueError in one line when the file
-        is damaged or for another game (the evaluation in use is then the hand-set one)."""
-        from ..chess_family.nnue_file import NetworkFileError
+        package ships; empty or ``hand``: the hand-set evaluation); a ValueError in one line
+        when the file is damaged or for another game (the evaluation in use is then the
+        hand-set one)."""
+        from ..chess_family.nnue_file import HAND, NetworkFileError
 
         try:
-            self.engine.use_network(None if is_empty(value) else value)
+            self.engine.use_network(None if is_empty(value) or value == HAND else value)
         except NetworkFileError as error:
             self.engine.use_network(None)
             raise ValueError(f"EvalFile: {error}") from None
@@ -304,14 +306,18 @@ class XiangqiVariant(Variant):
     (``UCI_Coordinates``). A restricted search bans the other root moves in the engine."""
 
     name = "xiangqi"
+    # EvalFile: the shipped network unless a GUI names another (yipan train xiangqi --nnue),
+    # or empty (or hand) for the hand-set evaluation
     options = (Option("UCI_Coordinates", "combo", "fairy", choices=COORDINATES),
-               Option("EvalFile", "string", ""))  # a network (yipan train xiangqi --nnue)
+               Option("EvalFile", "string", "builtin"))
 
     def __init__(self, hash_mb: int, coordinates: str = "fairy") -> None:
+        from ..chess_family.nnue_file import BUILTIN
         from ..games.xiangqi.engine import Clock, Engine, budget, uci_score
         from ..games.xiangqi.rules import Xiangqi, legal_moves_of
 
         super().__init__(Engine(hash_mb), Xiangqi, legal_moves_of, Clock, budget, uci_score)
+        self.engine.use_network(BUILTIN)
         self.coordinates = coordinates
 
     def set_option(self, name: str, value: str, note: Note) -> None:

@@ -1,11 +1,14 @@
 """Xiangqi's efficiently updatable network: its accumulator follows the search's moves and
 take-backs exactly, its features see the board from the side to move, its file round-trips,
-the engine evaluates with it only when given one (``--eval-file``, UCI ``EvalFile``, UCCI
-``setoption evalfile``), and a damaged or foreign file is refused in one line."""
+the player, the analysis and the engine protocols evaluate with the shipped one unless told
+otherwise (``--eval-file``, UCI ``EvalFile``, UCCI ``setoption evalfile``; ``hand``: the
+hand-set evaluation), and a damaged or foreign file is refused in one line."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import numpy as np
 import pytest
@@ -185,7 +188,7 @@ def test_uci_and_ucci_load_a_network_and_refuse_a_damaged_one_in_one_line(tmp_pa
         refusals = [line for line in lines if line.startswith("info string setoption")]
         assert len(refusals) == 1 and "bad.nnue is not a yipan network file" in refusals[0]
         assert any("depth 1 " in line and "score" in line and "-80" in line for line in lines)
-    assert "option evalfile type string default <empty>" in lines  # UCCI's answer
+    assert "option evalfile type string default builtin" in lines  # UCCI's answer
 
 
 def test_the_command_line_refuses_a_missing_or_damaged_eval_file_in_one_line(tmp_path,
@@ -219,3 +222,53 @@ def test_builtin_names_the_shipped_network_and_none_ships_for_chess():
     assert found is not None and found.move in game.legal_moves(state)
     with pytest.raises(NetworkFileError, match="no network ships for chess"):
         load(BUILTIN, "chess")
+
+
+def test_the_shipped_network_evaluates_by_default_and_hand_asks_for_the_hand_set_one(capsys):
+    from yipan.chess_family.nnue_file import BUILTIN, HAND
+    from yipan.games.xiangqi import hooks
+    from yipan.protocols.ucci import UcciEngine
+    from yipan.protocols.uci import UciEngine
+
+    start = Xiangqi().initial_state()
+
+    def depth_three(network):
+        engine = Engine(hash_mb=1)
+        engine.use_network(network)
+        return engine.think(start, Limit(depth=3)).score
+
+    by_network, by_hand = depth_three(BUILTIN), depth_three(None)
+    assert by_network != by_hand  # else this test could not tell them apart
+
+    for arguments, score, evaluation in (([], by_network, "network"),
+                                         (["--eval-file", HAND], by_hand, HAND),
+                                         (["--eval-file", BUILTIN], by_network, "network")):
+        assert main(["analyze", "xiangqi", "--depth", "3", "--json", *arguments]) == 0
+        extra = json.loads(capsys.readouterr().out)["extra"]
+        assert (extra["score_cp"], extra["evaluation"]) == (score, evaluation), arguments
+
+    for make, setting, hello in (
+            (lambda write: UciEngine(write, hash_mb=1, variant="xiangqi"),
+             "setoption name EvalFile value {}", "uci"),
+            (lambda write: UcciEngine(write, hash_mb=1), "setoption evalfile {}", "ucci")):
+        for settings_sent, score in (([], by_network), ([setting.format(HAND)], by_hand),
+                                     ([setting.format("")], by_hand)):
+            lines: list[str] = []
+            engine = make(lines.append)
+            for line in (hello, *settings_sent, "position startpos", "go depth 3"):
+                assert engine.handle(line) is True
+            assert engine.search_thread is not None
+            engine.search_thread.join(120)
+            scores = [re.search(r" score (?:cp )?(-?\d+)", line)
+                      for line in lines if line.startswith("info depth 3 ")]
+            assert scores and scores[-1] and int(scores[-1][1]) == score, (hello, lines)
+        assert any(line.lower().endswith("evalfile type string default builtin")
+                   for line in lines), hello
+
+    game = Xiangqi()
+    for options, uses_network in (({}, True), ({"eval-file": HAND}, False),
+                                  ({"eval-file": BUILTIN}, True)):
+        hooks.start(game, options)  # what ``yipan play`` reads; the web page's AIs: {}
+        player = hooks.HOOKS.make_ai(game, "easy", random.Random(3), None)
+        assert (player.engine.network is not None) is uses_network, options
+    hooks.start(game, {})

@@ -7,10 +7,11 @@ has an engine of its own (``chess_family.hooks``).
 ``pv_wxf`` (the main line), ``score_cp`` (centipawns for the side to move, null for a mate),
 ``seldepth`` and ``perpetual`` (true when the score is the perpetual-check rule's verdict).
 
-``--eval-file NETWORK`` (``play``, ``analyze``) evaluates with a network made by ``yipan train
-xiangqi --nnue`` (``builtin``: the one the package ships, ``yipan/data/xiangqi.nnue``) instead
-of the hand-set evaluation; a damaged file, or one for another game, is refused in one line
-before anything starts.
+The AI and the analysis evaluate with the network the package ships (``yipan/data/
+xiangqi.nnue``): at equal time it beats the hand-set evaluation. ``--eval-file NETWORK``
+(``play``, ``analyze``) picks another, made by ``yipan train xiangqi --nnue``, or ``hand`` for
+the hand-set evaluation; a damaged file, or one for another game, is refused in one line
+before anything starts. ``extra["evaluation"]`` says which evaluated.
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ from ...chess_family.hooks import (
     report,
     think_once,
 )
-from ...chess_family.nnue_file import NetworkFile
-from ...chess_family.nnue_file import load as load_network
+from ...chess_family.nnue_file import BUILTIN, HAND, NetworkFile, choose
 from ...chess_family.perft import divide
 from ...core import Analysis, AnalysisRequest, GameHooks
 from ...core.hooks import CommandOption
@@ -37,24 +37,27 @@ from .player import XiangqiPlayer, make_ai
 from .rules import Position, Xiangqi, legal_moves_of, to_row
 
 OPTIONS = (
-    CommandOption("eval-file", "evaluate with this network (made by yipan train xiangqi "
-                  "--nnue; builtin: the one yipan ships) instead of the hand-set evaluation",
-                  commands=("play", "analyze"), kind=str, metavar="NETWORK"),
+    CommandOption("eval-file", "the evaluation: builtin (the network yipan ships, the "
+                  "default), hand (the hand-set one), or a network made by yipan train "
+                  "xiangqi --nnue", commands=("play", "analyze"), kind=str,
+                  metavar="NETWORK"),
 )
-_network: dict[str, NetworkFile | None] = {"play": None}  # the network ``start`` read
+_evaluation = {"play": BUILTIN}  # what ``start`` read: the AIs made next evaluate with it
 
 
 @lru_cache(maxsize=4)
-def open_network(path: str) -> NetworkFile:
-    """A network file read once in a process (refused, one line, when damaged)."""
-    return load_network(path, "xiangqi")
+def open_network(name: str) -> NetworkFile | None:
+    """The evaluation ``name`` asks for, read once in a process (None: the hand-set one;
+    refused in one line when the file is damaged)."""
+    return choose(name, "xiangqi")
 
 
 def start(game: Xiangqi, options: Mapping[str, Any]) -> None:
     """Read ``--eval-file`` before anything is prepared (a bad file is one line at once);
     the AI that ``play`` makes next evaluates with it. Never moves the start."""
-    network = options.get("eval-file")
-    _network["play"] = open_network(network) if network else None
+    name = options.get("eval-file") or BUILTIN
+    open_network(name)
+    _evaluation["play"] = name
 
 
 def analysis_engine(network: NetworkFile | None = None) -> Engine:
@@ -65,8 +68,7 @@ def analysis_engine(network: NetworkFile | None = None) -> Engine:
 
 
 def analyze(game: Xiangqi, state: Position, request: AnalysisRequest) -> Analysis:
-    path = request.options.get("eval-file")
-    network = open_network(path) if path else None
+    network = open_network(request.options.get("eval-file") or BUILTIN)
     iteration = think_once(lambda: analysis_engine(network), state,
                            analysis_limit(request, DEFAULT_ANALYZE_SECONDS))
     extra = {
@@ -76,6 +78,7 @@ def analyze(game: Xiangqi, state: Position, request: AnalysisRequest) -> Analysi
         "pv_chinese": game.line(state, iteration.pv),
         "pv_wxf": game.line(state, iteration.pv, "wxf"),
         "perpetual": is_perpetual(iteration.score),
+        "evaluation": HAND if network is None else "network",
     }
     return report(iteration, "yipan xiangqi engine", extra)
 
@@ -123,17 +126,21 @@ def prepare(game: Xiangqi | None = None) -> None:
     """Compile (or load) the kernels a game needs: the evaluation and the search."""
     game = game or Xiangqi()
     game.evaluate(game.initial_state())
-    Engine(1).warm_up()
+    engine = Engine(1)
+    engine.use_network(open_network(BUILTIN))  # the evaluation the AIs use
+    engine.warm_up()
 
 
 def _make_ai(game: Xiangqi, level: str, rng: Any, time: float | None) -> XiangqiPlayer:
-    """The engine as the AI, evaluating with the network ``start`` read (if any)."""
+    """The engine as the AI, evaluating as ``start`` read (the shipped network unless
+    ``--eval-file`` said otherwise; the web page's AIs always use it)."""
     player = make_ai(game, level, rng, time)
-    player.engine.use_network(_network["play"])
+    player.engine.use_network(open_network(_evaluation["play"]))
     return player
 
 
 HOOKS = GameHooks(make_ai=_make_ai, make_thinker=_make_ai, analyze=analyze, prepare=prepare,
                   perft=perft, export=export, options=OPTIONS, start=start,
                   ai_summary="iterative-deepening alpha-beta (PVS) with a transposition "
-                             "table, quiescence and the perpetual-check rule")
+                             "table, quiescence and the perpetual-check rule, "
+                             "evaluating with a small efficiently updatable network")
