@@ -147,6 +147,8 @@ def main() -> int:
     parser.add_argument("--judge", help="a Gomocup brain that keeps only even openings")
     parser.add_argument("--judge-depth", type=int, default=16)
     parser.add_argument("--judge-margin", type=int, default=60)
+    parser.add_argument("--openings", metavar="FILE.json",
+                        help="the openings read from FILE if it holds enough, else drawn and saved")
     parser.add_argument("--new-stats", default="", metavar="INDEX=VALUE,...",
                         help="switches set in this checkout's context.stats (experiments)")
     args = parser.parse_args()
@@ -161,6 +163,14 @@ def main() -> int:
     game = Gomoku(15, args.rule)
     rng = random.Random(args.seed)
     openings: list[list[int]] = []
+    saved = Path(args.openings) if args.openings else None
+    if saved is not None and saved.exists():
+        openings = json.loads(saved.read_text())
+        if len(openings) >= args.pairs:  # (else drawn again from the seed, all of them)
+            openings = openings[:args.pairs]
+            print(f"{len(openings)} openings from {saved}", flush=True)
+        else:
+            openings = []
     tried = 0
     while len(openings) < args.pairs:
         opening = draw_opening(game, args.opening_stones, rng)
@@ -168,7 +178,10 @@ def main() -> int:
         if args.judge is None or judged_even(args.judge, opening, args.judge_depth,
                                              args.judge_margin):
             openings.append(opening)
-    print(f"{len(openings)} openings ({tried} tried)", flush=True)
+    if tried:
+        print(f"{len(openings)} openings ({tried} tried)", flush=True)
+        if saved is not None:
+            saved.write_text(json.dumps(openings))
     new = Child(str(ROOT / "src"), args.rule, args.new_stats)
     old = Child(args.baseline, args.rule)
     wins = draws = losses = 0
