@@ -50,8 +50,9 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
     context.stats[BRANCH] = 16
     context.stats[ROOT_BRANCH] = 40
     context.stats[LMR] = 1  # late move reductions on (0: a plain full-width PVS)
-    # past the horizon, at most this many fours are played (a VCF read in the search; 0: off)
-    context.stats[FOUR_PLIES] = 8
+    # past the horizon, at most this many fours are played (a VCF read in the search; 0: off,
+    # the default: 8 scored 128-4-128 against 0 in self-play, ``search``'s module doc)
+    context.stats[FOUR_PLIES] = 0
     # 1: those fours only near my last stone (its 5x5 square and its lines to four cells away)
     context.stats[FOUR_RANGE] = 1
     return context
