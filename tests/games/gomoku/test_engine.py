@@ -234,12 +234,14 @@ def test_under_the_exact_five_rule_an_overline_does_not_win():
     assert exact.think(seconds=None, nodes=NODE_BUDGET).move != 7 * 15 + 6
 
 
+@pytest.mark.parametrize("four_plies", [0, 8])
 @pytest.mark.parametrize(("seed", "depth"), [(1, 2), (2, 2), (3, 2), (4, 3), (5, 3)])
-def test_alpha_beta_kernel_agrees_with_the_reference_search(seed, depth):
+def test_alpha_beta_kernel_agrees_with_the_reference_search(seed, depth, four_plies):
     """Fixed-depth negamax (table, killers, PVS; reductions off) gives plain negamax's
-    value."""
+    value, with and without the fours past the horizon."""
     rng = random.Random(seed)
     engine = Engine(9, memory_bytes=1 << 20)
+    engine.context.stats[FOUR_PLIES] = four_plies
     while len(engine.moves) < 6:
         point = rng.choice([p for p in range(81) if engine.is_empty(p)])
         engine.play(point)
