@@ -15,6 +15,7 @@ from yipan.games.gomoku.board import (
     L_FIVE,
     L_FORBIDDEN,
     L_FOUR,
+    L_FOUR_THREE,
     L_OPEN_FOUR,
     L_THREE,
     LEVEL_BONUS,
@@ -28,7 +29,17 @@ from yipan.games.gomoku.board import (
     place,
     remove,
 )
-from yipan.games.gomoku.context import BRANCH, LMR, MAX_MOVES, MAX_NODES, NODES, start_budget
+from yipan.games.gomoku.context import (
+    BRANCH,
+    FOUR_PLIES,
+    FOUR_RANGE,
+    LMR,
+    MAX_MOVES,
+    MAX_NODES,
+    MAX_PLY,
+    NODES,
+    start_budget,
+)
 from yipan.games.gomoku.engine import Engine, reference_search
 from yipan.games.gomoku.patterns import (
     FIVE,
@@ -42,7 +53,14 @@ from yipan.games.gomoku.patterns import (
     shape_of,
 )
 from yipan.games.gomoku.rules import RULES
-from yipan.games.gomoku.search import INFINITY, entry_parts, generate, negamax, tt_entry
+from yipan.games.gomoku.search import (
+    INFINITY,
+    entry_parts,
+    generate,
+    generate_fours,
+    negamax,
+    tt_entry,
+)
 from yipan.games.gomoku.threats import _defences, _threat_moves
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
@@ -216,12 +234,14 @@ def test_under_the_exact_five_rule_an_overline_does_not_win():
     assert exact.think(seconds=None, nodes=NODE_BUDGET).move != 7 * 15 + 6
 
 
+@pytest.mark.parametrize("four_plies", [0, 8])
 @pytest.mark.parametrize(("seed", "depth"), [(1, 2), (2, 2), (3, 2), (4, 3), (5, 3)])
-def test_alpha_beta_kernel_agrees_with_the_reference_search(seed, depth):
+def test_alpha_beta_kernel_agrees_with_the_reference_search(seed, depth, four_plies):
     """Fixed-depth negamax (table, killers, PVS; reductions off) gives plain negamax's
-    value."""
+    value, with and without the fours past the horizon."""
     rng = random.Random(seed)
     engine = Engine(9, memory_bytes=1 << 20)
+    engine.context.stats[FOUR_PLIES] = four_plies
     while len(engine.moves) < 6:
         point = rng.choice([p for p in range(81) if engine.is_empty(p)])
         engine.play(point)
@@ -405,3 +425,121 @@ def test_defences_are_every_four_cell_of_the_attacker_and_four_of_the_defender(s
                          or any(board.shapes[attacker, q, d] >= FOUR for d in range(4)))]
         count = _defences(board, context, attacker, 1)
         assert [int(m) for m in context.moves[1, :count]] == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_fours_past_the_horizon_are_every_four_four_threes_first(seed, rule):
+    """The moves past the horizon: every empty point where the side to move makes a four or
+    a four-three (never a forbidden point: its level is L_FORBIDDEN), four-threes first,
+    then by ``generate``'s worth, ties in the order of the points; with ``FOUR_RANGE`` only
+    those in the 5x5 square of the side's last stone or on its lines up to four cells away.
+    A brute-force scan of the whole board gives the same list."""
+    rng = random.Random(seed)
+    engine = Engine(11, rule, memory_bytes=1 << 16)
+    board, context = engine.board, engine.context
+    width = int(board.meta[WIDTH])
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    for index, cell in enumerate(cells[:rng.randint(2, 50)]):
+        place(board, cell, index % 2)
+    mine_last = int(board.stack[board.meta[STONES] - 2])
+
+    def near_last(q: int) -> bool:
+        dy, dx = abs(q // width - mine_last // width), abs(q % width - mine_last % width)
+        return max(dy, dx) <= 2 or (max(dy, dx) <= 4 and (dy == 0 or dx == 0 or dy == dx))
+
+    for local in (0, 1):
+        context.stats[FOUR_RANGE] = local
+        for me in (0, 1):
+            expected = []
+            for order, q in enumerate(int(c) for c in board.points):
+                level = int(board.level[me, q])
+                if (board.cells[q] == EMPTY and level in (L_FOUR, L_FOUR_THREE)
+                        and (not local or near_last(q))):
+                    score = (int(board.value[me, q]) * 5 + int(board.value[1 - me, q]) * 4
+                             + (1 << 30) * (level == L_FOUR_THREE))
+                    expected.append((-score, order, q))
+            count = generate_fours(board, context, me, 1, -1)
+            moves = [int(m) for m in context.moves[1, :count]]
+            assert moves == [q for _, _, q in sorted(expected)]
+            assert all(board.level[me, q] != L_FORBIDDEN for q in moves)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
+def test_against_an_open_three_no_defence_is_left_out(seed, rule):
+    """Where the opponent threatens an open four (or two fours), ``generate`` lists only
+    defences and one's own fours, and leaves out none: every allowed point after which the
+    opponent has no such threat left (found by playing it), and every four, is listed."""
+    rng = random.Random(seed)
+    engine = Engine(11, rule, memory_bytes=1 << 16)
+    board, context = engine.board, engine.context
+    context.stats[BRANCH] = MAX_MOVES
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    placed = 0
+    for cell in cells[:rng.randint(4, 40)]:
+        place(board, cell, placed % 2)
+        placed += 1
+        if board.level_count[:, L_FIVE].any() or board.level_count[:, L_OPEN_FOUR].all():
+            remove(board, cell)
+            placed -= 1
+    for me in (0, 1):
+        them = 1 - me
+        if board.level_count[them, L_OPEN_FOUR] == 0 or board.level_count[me, L_FIVE] > 0:
+            continue
+        count = generate(board, context, me, 1, -1)
+        listed = {int(m) for m in context.moves[1, :count]}
+        for q in (int(c) for c in board.points):
+            if board.cells[q] != EMPTY or board.level[me, q] == L_FORBIDDEN:
+                continue
+            place(board, q, me)
+            stops = board.level_count[them, L_OPEN_FOUR] == 0
+            remove(board, q)
+            if stops or L_FOUR <= board.level[me, q] <= L_FIVE:
+                assert q in listed, (q, rule)
+        # and nothing that neither stops a four of theirs nor makes one of mine
+        for q in listed:
+            assert board.level[me, q] >= L_FOUR or any(
+                board.shapes[them, q, d] >= FOUR for d in range(4))
+
+
+def test_a_four_of_the_opponent_leaves_one_answer_in_the_tree():
+    """At a node where the opponent threatens five, the only child searched is the block
+    (and it costs no depth: the tree goes on below it)."""
+    engine = engine_with(15, [(7, 7), (7, 8), (4, 5), (2, 2)],
+                         [(5, 5), (6, 5), (7, 5), (8, 5)])
+    engine.side = 0
+    events = []
+    reference_search(engine, 1, trace=events.append)
+    children = [e.path for e in events if e.kind == "node" and e.ply == 1]
+    assert children == [(5 * 15 + 9,)]
+    assert any(e.ply >= 2 for e in events if e.kind == "node")
+
+
+# puzzle P076 of the reference data: black wins by a VCF of six moves, no shorter
+P076_BLACK_VCF = ("5,5 7,5 5,7 6,8 6,4 7,3 5,6 5,4 7,6 6,7 6,6 4,6 4,7 5,8 4,8 3,9 8,9 7,7 3,8 "
+                  "6,5 5,9 4,9 6,10 7,11 9,9 9,5 7,9 6,9 8,6 9,6 8,7 8,5 10,5 3,10 2,11 8,10 "
+                  "10,9 11,9 9,8 11,10 10,7 11,6")
+
+
+def test_a_vcf_past_the_horizon_is_read_to_its_five():
+    """Black has a VCF of six moves: a search of depth 1 sees it through (the fours past
+    the horizon, each answered by the forced block), the kernel and the plain search alike;
+    with no fours past the horizon (``FOUR_PLIES`` 0) the same search sees no win."""
+    values = {}
+    for four_plies in (8, 0):
+        engine = Engine(15, memory_bytes=1 << 20)
+        for pair in P076_BLACK_VCF.split():
+            x, y = map(int, pair.split(","))
+            engine.play(y * 15 + x)
+        assert engine.to_move == 0 and engine.board.level_count[0, L_OPEN_FOUR] == 0
+        engine.context.stats[FOUR_PLIES] = four_plies
+        engine.context.stats[LMR] = 0
+        start_budget(engine.context, NODES, MAX_NODES, None, None)
+        value = negamax(engine.board, engine.context, 1, 0, -INFINITY, INFINITY, 0)
+        assert value == reference_search(engine, 1).value
+        values[four_plies] = value
+    assert values[8] == WIN - 11  # the five on the eleventh ply
+    assert values[0] < WIN - MAX_PLY * 2

@@ -38,8 +38,9 @@ def _context_struct(arrays: ContextArrays) -> Context:
 
 # stats: counters and switches shared by the kernels and the Python driver
 (NODES, MAX_NODES, TT_HITS, CUTOFFS, ABORTED, BEST_MOVE, NEXT_CHECK, THREAT_NODES,
- THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH, BEST_VALUE, LMR) = range(14)
-STATS = 14
+ THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH, BEST_VALUE, LMR, FOUR_PLIES,
+ FOUR_RANGE) = range(16)
+STATS = 16
 CLOCK_EVERY = 256  # nodes between two readings of the clock (a threat node may cost 50 us)
 
 
@@ -49,6 +50,11 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
     context.stats[BRANCH] = 16
     context.stats[ROOT_BRANCH] = 40
     context.stats[LMR] = 1  # late move reductions on (0: a plain full-width PVS)
+    # past the horizon, at most this many fours are played (a VCF read in the search; 0: off,
+    # the default: 8 scored 128-4-128 against 0 in self-play, ``search``'s module doc)
+    context.stats[FOUR_PLIES] = 0
+    # 1: those fours only near my last stone (its 5x5 square and its lines to four cells away)
+    context.stats[FOUR_RANGE] = 1
     return context
 
 

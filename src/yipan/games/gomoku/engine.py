@@ -42,6 +42,7 @@ from .board import (
     L_FIVE,
     L_FORBIDDEN,
     L_FOUR,
+    L_FOUR_THREE,
     L_OPEN_FOUR,
     PAD,
     WIDTH,
@@ -57,6 +58,7 @@ from .context import (
     BEST_MOVE,
     BEST_VALUE,
     CUTOFFS,
+    FOUR_PLIES,
     LINE_LENGTH,
     MAX_NODES,
     MAX_PLY,
@@ -69,7 +71,7 @@ from .context import (
     start_budget,
 )
 from .rules import Gomoku, Stones
-from .search import INFINITY, entry_parts, generate, negamax
+from .search import INFINITY, entry_parts, generate, generate_fours, negamax
 from .threats import attack
 
 DEFAULT_MEMORY = 64 << 20
@@ -573,6 +575,7 @@ def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> 
     board, context = engine.board, engine.context
     root = engine.to_move
     nodes = 0
+    four_plies = int(context.stats[FOUR_PLIES])
     context.killers[:] = -1
     context.history[:] = 0
 
@@ -594,7 +597,10 @@ def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> 
             forced = find_level(board, them, L_FIVE)
         elif counts[me, L_OPEN_FOUR] > 0:
             leaf = WIN - ply - 3
-        if leaf is None and ((forced < 0 and remaining <= 0) or ply >= MAX_PLY - 1):
+        horizon = leaf is None and forced < 0 and remaining <= 0
+        if leaf is None and (ply >= MAX_PLY - 1 or horizon and (
+                remaining <= -four_plies
+                or counts[me, L_FOUR] + counts[me, L_FOUR_THREE] == 0)):
             leaf = int(evaluate(board, me))
             if trace:
                 trace(TraceEvent("value", ply, path, maximizing, leaf, horizon=True))
@@ -603,16 +609,21 @@ def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> 
             if trace:
                 trace(TraceEvent("value", ply, path, maximizing, leaf, terminal=True))
             return leaf, ()
+        best, best_line = -INFINITY, ()
         if forced >= 0:
             moves = [forced]
             child_remaining = remaining
+        elif horizon:  # past the horizon: stand pat, or play one of my fours
+            best = int(evaluate(board, me))
+            count = generate_fours(board, context, me, ply, -1)
+            moves = [int(m) for m in context.moves[ply, :count]]
+            child_remaining = remaining - 1
         else:
             count = generate(board, context, me, ply, -1)
             moves = [int(m) for m in context.moves[ply, :count]]
             child_remaining = remaining - 1
-        if not moves:
-            return int(evaluate(board, me)), ()
-        best, best_line = -INFINITY, ()
+            if not moves:
+                return int(evaluate(board, me)), ()
         for move in moves:
             place(board, move, me)
             child, line = value_of(them, child_remaining, ply + 1,

@@ -9,10 +9,18 @@ that are decided before the horizon:
   so chains of fours are read to their end even at the horizon; under renju, black cannot
   block on a forbidden point, so such a four wins for white;
 - an open four (or a double four) of the side to move wins in three plies;
-- against an opponent's open three, only the cells that stop it and one's own fours are
-  searched; otherwise the candidates are the empty cells near stones, the best-valued first
-  (the table's move, the killers, then attack + defence worth + history), at most ``BRANCH``;
-  never a point forbidden to the side to move (renju's black: ``board.L_FORBIDDEN``).
+- against an opponent's open three, only the cells that stop it (where a stone of theirs
+  would make a four) and one's own fours are searched; otherwise the candidates are the
+  empty cells near stones, the best-valued first (the table's move, the killers, then
+  attack + defence worth + history), at most ``BRANCH``; never a point forbidden to the
+  side to move (renju's black: ``board.L_FORBIDDEN``);
+- past the horizon (depth 0 and below, no five to block) the side to move may stand pat on
+  the static value or play one of its fours (``generate_fours``; with ``stats[FOUR_RANGE]``
+  only near its last stone), each answered by the forced block at no depth: a VCF is read
+  in the search, at most ``stats[FOUR_PLIES]`` fours past the horizon (0, the default:
+  none; it gained nothing measurable in self-play at a fixed node budget, the root's VCF
+  and VCT searches and ``evaluate``'s four-three and double-three tempo catching most of
+  what it reads).
 
 Late move reductions: a quiet move (no three or four of either side at its cell) from the
 fourth of a list on is searched first with a null window one ply shallower (two from the
@@ -35,6 +43,7 @@ from .board import (
     L_FIVE,
     L_FORBIDDEN,
     L_FOUR,
+    L_FOUR_THREE,
     L_OPEN_FOUR,
     L_THREE,
     PAD,
@@ -53,6 +62,8 @@ from .context import (
     BEST_VALUE,
     BRANCH,
     CUTOFFS,
+    FOUR_PLIES,
+    FOUR_RANGE,
     LMR,
     MAX_MOVES,
     MAX_NODES,
@@ -159,6 +170,50 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
 
 
 @njit(cache=True)
+def generate_fours(board: Board, context: Context, me: int, ply: int, tt_move: int) -> int:
+    """The fours of ``me`` into ``context.moves[ply]`` (the moves past the horizon), best
+    first: the table's move, then four-threes, then by worth (``generate``'s score); returns
+    how many. A four's cell is always near a stone (three stones within its five cells),
+    so the rows ``generate`` reads hold them all; forbidden points have their own level."""
+    them = 1 - me
+    moves = context.moves[ply]
+    scores = context.move_scores[ply]
+    count = 0
+    arrived = 0
+    arrivals = context.arrivals
+    cells, level, value = board.cells, board.level, board.value  # (read once: ``generate``)
+    width, last = board.meta[WIDTH], PAD + board.meta[SIZE] - 1
+    stones = board.meta[STONES]
+    bounds = board.bounds[stones]
+    first_column, last_column = max(bounds[2] - 2, PAD), min(bounds[3] + 2, last)
+    local = context.stats[FOUR_RANGE] != 0 and stones >= 2
+    mine_last = board.stack[stones - 2] if local else 0
+    last_row, last_column_of = mine_last // width, mine_last % width
+    for row in range(max(bounds[0] - 2, PAD), min(bounds[1] + 2, last) + 1):
+        for q in range(row * width + first_column, row * width + last_column + 1):
+            mine = level[me, q]
+            if cells[q] != EMPTY or mine < L_FOUR or mine > L_FOUR_THREE:
+                continue
+            if local:
+                dr, dc = abs(row - last_row), abs(q - row * width - last_column_of)
+                if (dr > 2 or dc > 2) and (dr > 4 or dc > 4 or (
+                        dr != 0 and dc != 0 and dr != dc)):
+                    continue
+            score = value[me, q] * 5 + value[them, q] * 4
+            if mine == L_FOUR_THREE:
+                score += 1 << 30
+            if q == tt_move:
+                score += 1 << 40
+            arrivals[arrived] = q
+            count = insert_key(scores, count, MAX_MOVES,
+                               score * MAX_MOVES + (MAX_MOVES - 1 - arrived))
+            arrived += 1
+    for i in range(count):
+        moves[i] = arrivals[MAX_MOVES - 1 - scores[i] % MAX_MOVES]
+    return count
+
+
+@njit(cache=True)
 def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, beta: int,
             me: int) -> int:
     """The fail-soft value of the position for ``me`` (to move); contract in the module doc."""
@@ -186,7 +241,13 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
             stats[BEST_MOVE] = find_level(board, me, np.int64(L_OPEN_FOUR))
             stats[BEST_VALUE] = WIN - 3
         return WIN - ply - 3
-    if (forced < 0 and depth <= 0) or ply >= MAX_PLY - 1:
+    if ply >= MAX_PLY - 1:
+        return evaluate(board, me)
+    # past the horizon (no five to block): the static value, or better, one of my fours
+    # (whose answer is forced): a VCF is read to its end, at most FOUR_PLIES fours deep
+    horizon = forced < 0 and depth <= 0
+    if horizon and (depth <= -stats[FOUR_PLIES]
+                    or counts[me, L_FOUR] + counts[me, L_FOUR_THREE] == 0):
         return evaluate(board, me)
 
     alpha = max(alpha, -(WIN - ply))
@@ -207,21 +268,29 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
                 stats[TT_HITS] += 1
                 return value
 
+    original_alpha = alpha
+    best = -INFINITY
+    best_move = -1
     if forced >= 0:
         context.moves[ply, 0] = forced
         count = 1
         child_depth = depth
+    elif horizon:
+        # standing pat: I need not play a four (fail-soft, as at any node)
+        best = evaluate(board, me)
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        count = generate_fours(board, context, me, ply, tt_move)
+        child_depth = depth - 1
     else:
         count = generate(board, context, me, ply, tt_move)
         child_depth = depth - 1
-    if count == 0:
-        if counts[them, L_OPEN_FOUR] > 0:  # renju: every point that stops it is forbidden
-            return -(WIN - ply - 4)
-        return evaluate(board, me)
+        if count == 0:
+            if counts[them, L_OPEN_FOUR] > 0:  # renju: every point that stops it is forbidden
+                return -(WIN - ply - 4)
+            return evaluate(board, me)
 
-    original_alpha = alpha
-    best = -INFINITY
-    best_move = -1
     levels, moves, killers = board.level, context.moves, context.killers  # (read once)
     quiet_position = stats[LMR] != 0 and forced < 0 and counts[them, L_OPEN_FOUR] == 0
     for i in range(count):
@@ -264,10 +333,11 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
                 alpha = value
                 if alpha >= beta:
                     stats[CUTOFFS] += 1
-                    if move != killers[ply, 0]:
-                        killers[ply, 1] = killers[ply, 0]
-                        killers[ply, 0] = move
-                    context.history[me, move] += depth * depth
+                    if not horizon:  # (a four past the horizon teaches quiet moves nothing)
+                        if move != killers[ply, 0]:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = move
+                        context.history[me, move] += depth * depth
                     break
 
     flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
