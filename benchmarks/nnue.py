@@ -4,7 +4,7 @@ xiangqi`` for xiangqi.
 
     PYTHONPATH=src python benchmarks/nnue.py speed --network FILE [--nodes 200000] [--rounds 3]
     PYTHONPATH=src python benchmarks/nnue.py match --network FILE [--pairs 20]
-        [--nodes 20000 | --movetime 0.1] [--workers 2]
+        [--nodes 20000 | --movetime 0.1] [--workers 2] [--baseline OTHER_FILE]
     PYTHONPATH=src python benchmarks/nnue.py both --game xiangqi --network FILE
         [--nodes 3000] [--pairs 50]      (speed, then the match at --nodes a move)
 
@@ -22,6 +22,10 @@ rules referee (chess: mate, stalemate, repetition, fifty moves, insufficient mat
 xiangqi: no legal move, repetition with perpetual check and chase, sixty moves; a draw after
 ``MAX_PLIES``). Prints each game, then W-D-L for the network, its score with the standard
 error of the games' own spread, and the Elo difference with that error carried over.
+``--baseline OTHER_FILE`` plays the network against another network instead of the hand-set
+evaluation (a candidate against the shipped one, head to head: the difference between two
+networks is smaller than either's against the hand-set evaluation, and a direct match
+measures it without the two matches' errors adding up).
 """
 
 from __future__ import annotations
@@ -140,11 +144,15 @@ def speed(args: argparse.Namespace) -> None:
 
 
 def play_game(game_name: str, network_path: str, network_white: bool, opening: str, seed: int,
-              nodes: int, movetime: float) -> tuple[float, str]:
+              nodes: int, movetime: float, baseline_path: str | None = None
+              ) -> tuple[float, str]:
     """The network's points (1, 1/2, 0) in one game (white: the first player, red in
-    xiangqi), and how it ended."""
+    xiangqi) against the hand-set evaluation, or against the network ``baseline_path``,
+    and how it ended."""
     hand, net = nnue_game(game_name).engine(), nnue_game(game_name).engine()
     net.use_network(network_path)
+    if baseline_path is not None:
+        hand.use_network(baseline_path)
     game = hand.game
     state = game.initial_state()
     for text in opening.split():
@@ -179,9 +187,11 @@ def match(args: argparse.Namespace) -> None:
         opening = openings[pair % len(openings)]
         for network_white in (True, False):
             jobs.append((args.game, str(args.network), network_white, opening,
-                         args.seed + pair, args.nodes, args.movetime))
+                         args.seed + pair, args.nodes, args.movetime,
+                         str(args.baseline) if args.baseline else None))
     setting = f"{args.nodes:,} nodes a move" if args.nodes else f"{args.movetime} s a move"
-    print(f"{args.game}: network {args.network} against the hand-set evaluation, {setting}, "
+    opponent = f"network {args.baseline}" if args.baseline else "the hand-set evaluation"
+    print(f"{args.game}: network {args.network} against {opponent}, {setting}, "
           f"{len(jobs)} games")
     runner = make_runner(None, args.workers)
     scores = []
@@ -192,7 +202,8 @@ def match(args: argparse.Namespace) -> None:
     wins, draws = scores.count(1.0), scores.count(0.5)
     mean = statistics.fmean(scores)
     error = statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else math.nan
-    text = (f"network vs hand-set: W-D-L {wins}-{draws}-{len(scores) - wins - draws}, "
+    against = "baseline" if args.baseline else "hand-set"
+    text = (f"network vs {against}: W-D-L {wins}-{draws}-{len(scores) - wins - draws}, "
             f"score {mean:.3f} ± {error:.3f}")
     if 0 < mean < 1:
         low, high = max(mean - error, 1e-3), min(mean + error, 1 - 1e-3)
@@ -205,6 +216,9 @@ def main() -> None:
     parser.add_argument("mode", choices=("speed", "match", "both"))
     parser.add_argument("--game", choices=("chess", "xiangqi"), default="chess")
     parser.add_argument("--network", type=Path, default=None)
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="match: the opponent's network (default: the hand-set "
+                             "evaluation)")
     parser.add_argument("--nodes", type=int, default=None,
                         help="speed: nodes a position (default 200,000); match: a move "
                              "(default 20,000)")
