@@ -1,0 +1,256 @@
+"""Chess-family self-play: this checkout's engine (xiangqi or chess) against a baseline
+checkout's, at a fixed node budget a move, so that the games depend on the engines and the
+openings alone, never on the machine's load.
+
+    git archive main src | tar -x -C /tmp/yipan-base          # the "before"
+    PYTHONPATH=src nice -n 5 python benchmarks/family_selfplay.py --game xiangqi \
+        --baseline /tmp/yipan-base/src --nodes 10000 --pairs 60
+
+Each engine runs in a child process whose ``PYTHONPATH`` is its own ``src`` (two copies of
+one package cannot share a process), clears its tables before each game and thinks with
+``Limit(nodes=--nodes)``, so a game is the same every run. The games are refereed by the
+game's rules (``outcome``: mate, repetition, the quiet-move rules) in this process; a game
+still going after ``--max-plies`` is a draw, and one where both engines' scores put the same
+side ``--adjudicate`` centipawns ahead for ``--adjudicate-plies`` plies in a row goes to it.
+Openings: each of the common openings below followed by ``--random-plies`` random quiet legal
+moves drawn from ``--seed`` (variety without blunders of material); each is played twice,
+colours swapped.
+
+Prints W-D-L of this checkout, the score with its standard error (from the per-pair scores,
+so the openings' own bias cancels), the Elo difference with its ~95% interval, and both
+engines' nodes per processor second over all their moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+# (not this directory: its chess.py would hide the python-chess package that yipan imports)
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+if "--worker" not in sys.argv:  # (a worker imports yipan from its own PYTHONPATH)
+    sys.path.insert(0, str(ROOT / "src"))
+
+OPENINGS = {  # common openings (both colours play each): xiangqi ICCS, chess UCI
+    "xiangqi": ["h2e2 h9g7", "h2e2 b9c7 h0g2 h7e7", "b2e2 h9g7 b0c2 i9h9", "c3c4 g6g5",
+                "h0g2 g6g5", "g3g4 c6c5", "c0e2 h7e7", "h2e2 h7e7", "b0c2 b9c7", "h2d2 h9g7"],
+    "chess": ["e2e4 e7e5 g1f3 b8c6", "e2e4 c7c5 g1f3 d7d6", "d2d4 d7d5 c2c4 e7e6",
+              "d2d4 g8f6 c2c4 g7g6", "e2e4 e7e6 d2d4 d7d5", "c2c4 e7e5 b1c3 g8f6",
+              "e2e4 c7c6 d2d4 d7d5", "g1f3 d7d5 g2g3 g8f6", "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6",
+              "e2e4 e7e5 f1c4 g8f6", "d2d4 d7d5 c2c4 c7c6", "e2e4 e7e5 g1f3 g8f6"],
+}
+
+
+def game_and_engine(name: str) -> tuple[Any, Any]:
+    """The rules and a fresh engine of ``name`` (imported from this process's yipan)."""
+    if name == "xiangqi":
+        from yipan.games.xiangqi import Xiangqi
+        from yipan.games.xiangqi.engine import Engine
+        return Xiangqi(), Engine(64)
+    from yipan.games.chess import Chess
+    from yipan.games.chess.engine import Engine as ChessEngine
+    return Chess(), ChessEngine(64, tables=None)
+
+
+def worker(name: str) -> int:
+    """A child process: one engine answering JSON lines (``new``; ``move`` with the moves
+    from the start and the node budget: the move, its score, the nodes and processor time)."""
+    from yipan.core import Limit
+
+    assert Path(sys.modules["yipan"].__file__).resolve().is_relative_to(
+        Path(os.environ["PYTHONPATH"]).resolve())
+    game, engine = game_and_engine(name)
+    engine.warm_up()
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["cmd"] == "new":
+            engine.clear()
+            answer: dict = {}
+        else:
+            state = game.initial_state()
+            for move in request["moves"]:
+                state = game.play(state, move)
+            start = time.process_time()
+            found = engine.think(state, Limit(nodes=request["nodes"]))
+            spent = time.process_time() - start
+            answer = {"move": int(found.move), "score": int(found.score),
+                      "nodes": int(found.nodes), "seconds": spent}
+        print(json.dumps(answer), flush=True)
+    return 0
+
+
+class Child:
+    """An engine worker on ``src``."""
+
+    def __init__(self, src: str, name: str) -> None:
+        env = dict(os.environ, PYTHONPATH=src, YIPAN_COMPILE_HELPER="0")
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--worker", "--game", name],
+            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.nodes = 0
+        self.seconds = 0.0
+
+    def ask(self, request: dict) -> dict:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self.process.stdout.readline())
+        if "nodes" in answer:
+            self.nodes += answer["nodes"]
+            self.seconds += answer["seconds"]
+        return answer
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def draw_opening(game: Any, text: str, plies: int, rng: random.Random) -> list[int]:
+    """``text``'s moves, then ``plies`` random legal moves that capture nothing (so that
+    neither side starts a piece down)."""
+    state = game.initial_state()
+    moves = []
+    for word in text.split():
+        move = game.parse_move(state, word)
+        moves.append(move)
+        state = game.play(state, move)
+    for _ in range(plies):
+        quiet = [m for m in game.legal_moves(state) if not _captures(game, state, m)]
+        if not quiet:
+            break
+        move = rng.choice(quiet)
+        moves.append(move)
+        state = game.play(state, move)
+    return moves
+
+
+def _captures(game: Any, state: Any, move: int) -> bool:
+    """Whether ``move`` takes a piece (the material count changes)."""
+    return _material(game, game.play(state, move)) != _material(game, state)
+
+
+def _material(game: Any, state: Any) -> int:
+    return sum(1 for ch in game.fen(state).split()[0] if ch.isalpha())
+
+
+def play(game: Any, first: Child, second: Child, opening: list[int], nodes: int,
+         max_plies: int, margin: int, agree_plies: int) -> tuple[int | None, int]:
+    """One game from ``opening``: the winner's colour (0 the side that moves first, None a
+    draw) and the number of plies at the end."""
+    for child in (first, second):
+        child.ask({"cmd": "new"})
+    state = game.initial_state()
+    moves = list(opening)
+    for move in moves:
+        state = game.play(state, move)
+    agree, leader = 0, -1
+    while len(moves) < max_plies:
+        outcome = game.outcome(state)
+        if outcome is not None:
+            return outcome.winner, len(moves)
+        side = game.to_move(state)
+        answer = (first, second)[side].ask({"cmd": "move", "moves": moves, "nodes": nodes})
+        ahead = side if answer["score"] > 0 else 1 - side
+        if abs(answer["score"]) >= margin:
+            agree = agree + 1 if agree and ahead == leader else 1
+            leader = ahead
+        else:
+            agree = 0
+        if agree >= agree_plies:
+            return leader, len(moves)
+        move = answer["move"]
+        assert move in game.legal_moves(state), f"illegal move {move}"
+        moves.append(move)
+        state = game.play(state, move)
+    return None, len(moves)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--game", choices=sorted(OPENINGS), default="xiangqi")
+    parser.add_argument("--baseline", help="the baseline checkout's src directory")
+    parser.add_argument("--nodes", type=int, default=10_000, help="alpha-beta nodes a move")
+    parser.add_argument("--pairs", type=int, default=50)
+    parser.add_argument("--random-plies", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--adjudicate", type=int, default=1000, help="centipawns")
+    parser.add_argument("--adjudicate-plies", type=int, default=8)
+    args = parser.parse_args()
+    if args.worker:
+        return worker(args.game)
+    if not args.baseline:
+        parser.error("--baseline is required")
+
+    if args.game == "xiangqi":
+        from yipan.games.xiangqi import Xiangqi as Game
+    else:
+        from yipan.games.chess import Chess as Game
+    game = Game()
+    rng = random.Random(args.seed)
+    bases = OPENINGS[args.game]
+    openings = [draw_opening(game, bases[i % len(bases)], args.random_plies, rng)
+                for i in range(args.pairs)]
+    new = Child(str(ROOT / "src"), args.game)
+    old = Child(args.baseline, args.game)
+    wins = draws = losses = 0
+    pair_scores = []
+    start = time.perf_counter()
+    try:
+        for index, opening in enumerate(openings):
+            pair = 0.0
+            results = []
+            for new_colour in (0, 1):
+                first, second = (new, old) if new_colour == 0 else (old, new)
+                winner, length = play(game, first, second, opening, args.nodes,
+                                      args.max_plies, args.adjudicate, args.adjudicate_plies)
+                if winner is None:
+                    draws += 1
+                    pair += 0.5
+                    results.append(f"={length}")
+                elif winner == new_colour:
+                    wins += 1
+                    pair += 1
+                    results.append(f"+{length}")
+                else:
+                    losses += 1
+                    results.append(f"-{length}")
+            pair_scores.append(pair / 2)
+            print(f"  {index + 1:3d}: {' '.join(results)}  ({wins}-{draws}-{losses}, "
+                  f"{time.perf_counter() - start:.0f} s)", flush=True)
+    finally:
+        new.close()
+        old.close()
+    n = len(pair_scores)
+    score = sum(pair_scores) / n
+    error = math.sqrt(sum((s - score) ** 2 for s in pair_scores) / (n - 1) / n) if n > 1 \
+        else 0.0
+
+    def elo(p: float) -> float:
+        p = min(max(p, 1e-3), 1 - 1e-3)
+        return -400 * math.log10(1 / p - 1)
+
+    print(f"{args.game}: new vs baseline at {args.nodes} nodes a move, {2 * n} games: W-D-L "
+          f"{wins}-{draws}-{losses}, score {100 * score:.1f}% +- {100 * error:.1f}% "
+          f"(one standard error, over the {n} pairs), Elo {elo(score):+.0f} "
+          f"[{elo(score - 1.96 * error):+.0f}, {elo(score + 1.96 * error):+.0f}] (95%)")
+    for name, child in (("new", new), ("baseline", old)):
+        speed = child.nodes / child.seconds if child.seconds else 0.0
+        print(f"  {name}: {child.nodes} nodes in {child.seconds:.1f} processor s of "
+              f"thinking: {speed:,.0f} nodes/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
