@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,8 +35,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 # (not this directory: its chess.py would hide the python-chess package that yipan imports)
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.append(str(Path(__file__).resolve().parent))  # after python-chess: for checkouts
 if "--worker" not in sys.argv:  # (a worker imports yipan from its own PYTHONPATH)
     sys.path.insert(0, str(ROOT / "src"))
+
+from checkouts import Child, play_pairs, report  # noqa: E402
 
 OPENINGS = {  # common openings (both colours play each): xiangqi ICCS, chess UCI
     "xiangqi": ["h2e2 h9g7", "h2e2 b9c7 h0g2 h7e7", "b2e2 h9g7 b0c2 i9h9", "c3c4 g6g5",
@@ -86,33 +87,6 @@ def worker(name: str) -> int:
                       "nodes": int(found.nodes), "seconds": spent}
         print(json.dumps(answer), flush=True)
     return 0
-
-
-class Child:
-    """An engine worker on ``src``."""
-
-    def __init__(self, src: str, name: str) -> None:
-        env = dict(os.environ, PYTHONPATH=src, YIPAN_COMPILE_HELPER="0")
-        self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker", "--game", name],
-            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.nodes = 0
-        self.seconds = 0.0
-
-    def ask(self, request: dict) -> dict:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
-        answer = json.loads(self.process.stdout.readline())
-        if "nodes" in answer:
-            self.nodes += answer["nodes"]
-            self.seconds += answer["seconds"]
-        return answer
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait()
 
 
 def draw_opening(game: Any, text: str, plies: int, rng: random.Random) -> list[int]:
@@ -202,53 +176,17 @@ def main() -> int:
     bases = OPENINGS[args.game]
     openings = [draw_opening(game, bases[i % len(bases)], args.random_plies, rng)
                 for i in range(args.pairs)]
-    new = Child(str(ROOT / "src"), args.game)
-    old = Child(args.baseline, args.game)
-    wins = draws = losses = 0
-    pair_scores = []
-    start = time.perf_counter()
+    new = Child(__file__, str(ROOT / "src"), ["--game", args.game],
+                {"YIPAN_COMPILE_HELPER": "0"})
+    old = Child(__file__, args.baseline, ["--game", args.game], {"YIPAN_COMPILE_HELPER": "0"})
     try:
-        for index, opening in enumerate(openings):
-            pair = 0.0
-            results = []
-            for new_colour in (0, 1):
-                first, second = (new, old) if new_colour == 0 else (old, new)
-                winner, length = play(game, first, second, opening, args.nodes,
-                                      args.max_plies, args.adjudicate, args.adjudicate_plies)
-                if winner is None:
-                    draws += 1
-                    pair += 0.5
-                    results.append(f"={length}")
-                elif winner == new_colour:
-                    wins += 1
-                    pair += 1
-                    results.append(f"+{length}")
-                else:
-                    losses += 1
-                    results.append(f"-{length}")
-            pair_scores.append(pair / 2)
-            print(f"  {index + 1:3d}: {' '.join(results)}  ({wins}-{draws}-{losses}, "
-                  f"{time.perf_counter() - start:.0f} s)", flush=True)
+        tally = play_pairs(openings, new, old, lambda first, second, opening: play(
+            game, first, second, opening, args.nodes, args.max_plies, args.adjudicate,
+            args.adjudicate_plies))
     finally:
         new.close()
         old.close()
-    n = len(pair_scores)
-    score = sum(pair_scores) / n
-    error = math.sqrt(sum((s - score) ** 2 for s in pair_scores) / (n - 1) / n) if n > 1 \
-        else 0.0
-
-    def elo(p: float) -> float:
-        p = min(max(p, 1e-3), 1 - 1e-3)
-        return -400 * math.log10(1 / p - 1)
-
-    print(f"{args.game}: new vs baseline at {args.nodes} nodes a move, {2 * n} games: W-D-L "
-          f"{wins}-{draws}-{losses}, score {100 * score:.1f}% +- {100 * error:.1f}% "
-          f"(one standard error, over the {n} pairs), Elo {elo(score):+.0f} "
-          f"[{elo(score - 1.96 * error):+.0f}, {elo(score + 1.96 * error):+.0f}] (95%)")
-    for name, child in (("new", new), ("baseline", old)):
-        speed = child.nodes / child.seconds if child.seconds else 0.0
-        print(f"  {name}: {child.nodes} nodes in {child.seconds:.1f} processor s of "
-              f"thinking: {speed:,.0f} nodes/s")
+    report(f"{args.game}: new vs baseline at {args.nodes} nodes a move", tally, new, old)
     return 0
 
 

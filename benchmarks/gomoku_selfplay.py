@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if "--worker" not in sys.argv:  # (a worker imports yipan from its own PYTHONPATH)
     sys.path.insert(0, str(ROOT / "src"))
     sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from checkouts import Child, play_pairs, report  # noqa: E402
 
 
 def worker() -> int:
@@ -66,33 +66,6 @@ def worker() -> int:
                       "nodes": decision.result.stats.nodes, "seconds": spent}
         print(json.dumps(answer), flush=True)
     return 0
-
-
-class Child:
-    """An engine worker on ``src``."""
-
-    def __init__(self, src: str, rule: str, stats: str = "") -> None:
-        env = dict(os.environ, PYTHONPATH=src, SELFPLAY_RULE=rule, SELFPLAY_STATS=stats)
-        self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker"], env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.nodes = 0
-        self.seconds = 0.0
-
-    def ask(self, request: dict) -> dict:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
-        answer = json.loads(self.process.stdout.readline())
-        if "nodes" in answer:
-            self.nodes += answer["nodes"]
-            self.seconds += answer["seconds"]
-        return answer
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait()
 
 
 def play(game, black: Child, white: Child, opening: list[int], nodes: int
@@ -182,47 +155,19 @@ def main() -> int:
         print(f"{len(openings)} openings ({tried} tried)", flush=True)
         if saved is not None:
             saved.write_text(json.dumps(openings))
-    new = Child(str(ROOT / "src"), args.rule, args.new_stats)
-    old = Child(args.baseline, args.rule)
-    wins = draws = losses = 0
-    pair_scores = []
-    start = time.perf_counter()
+    new = Child(__file__, str(ROOT / "src"),
+                environment={"SELFPLAY_RULE": args.rule, "SELFPLAY_STATS": args.new_stats})
+    old = Child(__file__, args.baseline, environment={"SELFPLAY_RULE": args.rule})
     try:
-        for index, opening in enumerate(openings):
-            pair = 0.0
-            results = []
-            for new_colour in (0, 1):
-                black, white = (new, old) if new_colour == 0 else (old, new)
-                winner, length = play(game, black, white, opening, args.nodes)
-                if winner is None:
-                    draws += 1
-                    pair += 0.5
-                    results.append(f"={length}")
-                elif winner == new_colour:
-                    wins += 1
-                    pair += 1
-                    results.append(f"+{length}")
-                else:
-                    losses += 1
-                    results.append(f"-{length}")
-            pair_scores.append(pair / 2)
-            stones = " ".join(f"{p % 15},{p // 15}" for p in opening)
-            print(f"  {index + 1:3d} {stones}: {' '.join(results)}  "
-                  f"({wins}-{draws}-{losses}, {time.perf_counter() - start:.0f} s)", flush=True)
+        tally = play_pairs(openings, new, old,
+                           lambda black, white, opening: play(game, black, white, opening,
+                                                              args.nodes),
+                           lambda opening: " " + " ".join(f"{p % 15},{p // 15}"
+                                                          for p in opening))
     finally:
         new.close()
         old.close()
-    n = len(pair_scores)
-    score = sum(pair_scores) / n
-    error = math.sqrt(sum((s - score) ** 2 for s in pair_scores) / (n - 1) / n) if n > 1 \
-        else 0.0
-    print(f"new vs baseline at {args.nodes} nodes a move, {2 * n} games: W-D-L "
-          f"{wins}-{draws}-{losses}, score {100 * score:.1f}% +- {100 * error:.1f}% "
-          f"(one standard error, over the {n} pairs)")
-    for name, child in (("new", new), ("baseline", old)):
-        speed = child.nodes / child.seconds if child.seconds else 0.0
-        print(f"  {name}: {child.nodes} nodes in {child.seconds:.1f} processor s of "
-              f"thinking: {speed:,.0f} nodes/s")
+    report(f"new vs baseline at {args.nodes} nodes a move", tally, new, old)
     return 0
 
 
