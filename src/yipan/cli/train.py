@@ -166,6 +166,15 @@ def add_nnue_arguments(parser: argparse.ArgumentParser) -> None:
                         help="positions a step (default %(default)s)")
     parser.add_argument("--learning-rate", type=rate, default=defaults.learning_rate,
                         help="Adam's step size (default %(default)s)")
+    parser.add_argument("--final-steps", type=count(0, 10_000_000), default=0, metavar="N",
+                        help="the last N of --steps at --final-learning-rate (default 0)")
+    parser.add_argument("--final-learning-rate", type=rate,
+                        default=defaults.final_learning_rate,
+                        help="the rate of the last --final-steps (default %(default)s)")
+    parser.add_argument("--data-from", action="append", default=[],
+                        metavar="FOLDER",
+                        help="also train on an earlier round's positions: its checkpoint "
+                             "folder (OUTPUT.checkpoint of that run); may be repeated")
     parser.add_argument("--blend", type=rate, default=defaults.blend,
                         help="weight of the game's result in the target, the rest the "
                              "search's score (default %(default)s)")
@@ -197,7 +206,13 @@ def run_nnue(argv: list[str]) -> int:
         labeller=None if args.labeller is None else str(args.labeller), seed=args.seed,
         accumulator=args.accumulator, hidden=args.hidden, steps=args.steps,
         batch=args.batch, learning_rate=args.learning_rate, blend=args.blend,
-        positions=args.positions)
+        positions=args.positions, final_steps=args.final_steps,
+        final_learning_rate=args.final_learning_rate,
+        data_from=tuple(str(folder) for folder in args.data_from))
+    if plan.final_steps >= plan.steps:
+        raise UsageError("--final-steps must be fewer than --steps")
+    for folder in plan.data_from:  # refused in one line now, not after the games
+        pipeline_nnue.earlier_positions(plan, folder)
     map_units = None
     if args.ray is not None or args.workers > 1:
         map_units = make_runner(args.ray, args.workers).map_units

@@ -81,10 +81,16 @@ class Trainer:
     arrays (the checkpoint)."""
 
     def __init__(self, params: dict[str, np.ndarray], learning_rate: float,
-                 optimizer_state: list[np.ndarray] | None = None) -> None:
+                 optimizer_state: list[np.ndarray] | None = None,
+                 final: tuple[int, float] | None = None) -> None:
+        """``final``: from that step on, that learning rate (Adam's moments carry over)."""
         jax, jnp, optax = _jax()
         self.jax, self.jnp = jax, jnp
-        self.optimizer = optax.adam(learning_rate)
+        schedule: Any = learning_rate
+        if final is not None:
+            schedule = optax.piecewise_constant_schedule(
+                learning_rate, {final[0]: final[1] / learning_rate})
+        self.optimizer = optax.adam(schedule)
         self.params = {name: jnp.asarray(value) for name, value in params.items()}
         state = self.optimizer.init(self.params)
         if optimizer_state is not None:

@@ -12,6 +12,11 @@ with ``restart``, the folder's units are discarded); other training settings sta
 training over from fresh weights, keeping the data. Batches are drawn from
 ``numpy.random.default_rng((seed, step))``, so a resumed run trains as an uninterrupted one.
 
+A next round trains on its own units and on an earlier round's (``data_from``: other
+checkpoint folders of the same game, their units first, read as they are); its last
+``final_steps`` steps may run at a lower rate (``final_learning_rate``), which settles the
+weights the first rate leaves hovering.
+
 Held out: the positions of the last unit in ``HOLD_OUT`` (positions of one game are alike,
 so whole units are held out), measured at each progress line.
 """
@@ -74,6 +79,9 @@ class NnuePlan:
     # docs/performance.md); the results of self-play from random openings are noisy
     blend: float = 0.0
     positions: int = 0  # > 0: train on at most this many positions (the first units')
+    final_steps: int = 0  # the last steps of ``steps`` at ``final_learning_rate``
+    final_learning_rate: float = 1e-4
+    data_from: tuple[str, ...] = ()  # earlier rounds' checkpoint folders: their positions too
 
     @property
     def units(self) -> int:
@@ -86,7 +94,13 @@ class NnuePlan:
     def train_settings(self) -> dict[str, Any]:
         keys = ("accumulator", "hidden", "steps", "batch", "learning_rate", "blend",
                 "positions", "seed")
-        return {key: asdict(self)[key] for key in keys}
+        settings = {key: asdict(self)[key] for key in keys}
+        if self.final_steps:  # (absent when unused: older checkpoints still resume)
+            settings.update(final_steps=self.final_steps,
+                            final_learning_rate=self.final_learning_rate)
+        if self.data_from:
+            settings["data_from"] = [str(Path(folder).resolve()) for folder in self.data_from]
+        return settings
 
 
 def _save_arrays(path: Path, **arrays: np.ndarray) -> None:
@@ -132,7 +146,8 @@ def run(plan: NnuePlan, output: Path, say: Say, map_units: MapUnits | None = Non
     state.update(data=plan.data_settings(), train=plan.train_settings())
     write_atomically(state_path, json.dumps(state, indent=1))
 
-    positions = make_positions(plan, folder, say, map_units)
+    earlier = [part for other in plan.data_from for part in earlier_positions(plan, other)]
+    positions = earlier + make_positions(plan, folder, say, map_units)
     params = train(plan, positions, folder, say)
     return export(plan, params, positions, output, say)
 
@@ -161,6 +176,30 @@ def make_positions(plan: NnuePlan, folder: Path, say: Say,
     parts = []
     for unit in range(plan.units):
         arrays = _load_arrays(_unit_path(folder, unit))
+        parts.append(Positions(arrays["rows"], arrays["scores"], arrays["results"]))
+    return parts
+
+
+def earlier_positions(plan: NnuePlan, folder: str | Path) -> list[Positions]:
+    """The units of another checkpoint folder of the same game (an earlier round's)."""
+    folder = Path(folder)
+    state_path = folder / "state.json"
+    if not state_path.is_file():
+        raise YipanError(f"{folder} is not a checkpoint folder of yipan train --nnue (no "
+                         "state.json)")
+    try:
+        state = json.loads(read_capped(state_path, MAX_STATE_BYTES).decode())
+        game = state["data"]["game"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise YipanError(f"{state_path} is damaged ({str(error)[:80]})") from None
+    if game != plan.game:
+        raise YipanError(f"{folder} holds positions of {game}, not of {plan.game}")
+    units = sorted(folder.glob("data-*.npz"))
+    if not units:
+        raise YipanError(f"{folder} holds no positions")
+    parts = []
+    for path in units:
+        arrays = _load_arrays(path)
         parts.append(Positions(arrays["rows"], arrays["scores"], arrays["results"]))
     return parts
 
@@ -216,7 +255,9 @@ def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
     else:
         params = initial_params(nnue_game(plan.game).features, plan.accumulator, plan.hidden,
                                 np.random.default_rng((plan.seed, 1 << 20)))
-    trainer = Trainer(params, plan.learning_rate, optimizer_state)
+    trainer = Trainer(params, plan.learning_rate, optimizer_state,
+                      final=(plan.steps - plan.final_steps, plan.final_learning_rate)
+                      if plan.final_steps else None)
     say(f"training: {len(train_set):,} positions ({len(test_set):,} held out), "
         f"steps {step}/{plan.steps}, batches of {plan.batch}")
     start = time.process_time()

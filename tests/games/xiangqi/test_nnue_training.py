@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from yipan.chess_family.nnue_file import load
@@ -85,3 +86,36 @@ def test_bad_input_is_refused_in_one_line_with_status_2(trained, tmp_path, capsy
     assert "damaged.nnue" in err and len(err.strip().splitlines()) == 1
     assert main(["train", "connect4", "--nnue", "--output", str(tmp_path / "c4.nnue")]) == 2
     assert "no evaluation network" in capsys.readouterr().err
+
+
+def test_a_next_round_trains_on_the_earlier_rounds_positions_too(trained, tmp_path, capsys):
+    earlier = trained.parent / "tiny.nnue.checkpoint"
+    output = tmp_path / "next.nnue"
+    assert main([*TINY, "--seed", "1", "--labeller", str(trained), "--data-from", str(earlier),
+                 "--output", str(output)]) == 0
+
+    def rows(folder):
+        return sum(len(np.load(unit)["rows"]) for unit in folder.glob("data-*.npz"))
+
+    own = output.parent / "next.nnue.checkpoint"
+    assert load(output).notes["positions"] == rows(earlier) + rows(own)
+    capsys.readouterr()
+    assert main([*TINY, "--data-from", str(tmp_path), "--output",
+                 str(tmp_path / "refused.nnue")]) == 2
+    err = capsys.readouterr().err
+    assert "not a checkpoint folder" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_final_steps_run_at_their_own_rate(tmp_path):
+    """With a final rate of 0 the last two of six steps change nothing: the network is the
+    one four steps make (each step's batch depends on the seed and the step alone)."""
+    for name in ("four", "six", "moved"):
+        (tmp_path / name).mkdir()
+    four = train(with_setting(TINY, "--steps", "4"), tmp_path / "four")
+    six = train([*TINY, "--final-steps", "2", "--final-learning-rate", "0"],
+                tmp_path / "six")
+    moved = train(TINY, tmp_path / "moved")
+    arrays = load(four).arrays
+    assert all(np.array_equal(arrays[name], load(six).arrays[name]) for name in arrays)
+    assert not all(np.array_equal(arrays[name], load(moved).arrays[name]) for name in arrays)
+    assert main([*TINY, "--final-steps", "6", "--output", str(tmp_path / "no.nnue")]) == 2
