@@ -300,9 +300,10 @@ def test_proven_values_read_w_and_l_with_a_legend(open_page) -> None:
 
 
 def test_the_game_ai_thinks_aloud_and_moves_now(open_page) -> None:
-    # the AI plays second (its strategy book covers the first player's moves only) and has
+    # the AI plays second on a 7x7 board (no book: a long solve early in the game) and has
     # 10 s; Move now makes it answer at once
-    page = open_page("?game=connect4&first=human&engine=ai&level=perfect-10s&moves=4+4+3")
+    page = open_page("?game=connect4&o.size=7x7&first=human&engine=ai&level=perfect-10s"
+                     "&moves=4+4+3")
     page.locator("#move-now").wait_for(state="visible", timeout=WAIT)
     page.wait_for_timeout(500)
     page.click("#move-now")

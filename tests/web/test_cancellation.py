@@ -19,9 +19,11 @@ X_WINS_NEXT = ("a1", "a2", "b1", "b2")
 # a pipe writes at once), the first within milliseconds
 LARGE = SearchJob(game="kayles", moves=(), engine="alphabeta", limit=Limit(time=5),
                   options={"heaps": [20] * 20}, analysis=True)
-# the Connect Four solver early in the game, as its own analysis runs it (in numba slices,
-# the stop flag asked between them); given no grace at all to answer, its worker is killed
-STUBBORN = SearchJob(game="connect4", moves=("4",), engine="analysis", limit=Limit(time=20))
+# the Connect Four solver early in a game on 7x7 (no book), as its own analysis runs it (in
+# numba slices, the stop flag asked between them); given no grace at all to answer, its
+# worker is killed
+STUBBORN = SearchJob(game="connect4", moves=("4",), engine="analysis", limit=Limit(time=20),
+                     options={"size": "7x7"})
 QUICK = SearchJob(game="tictactoe", moves=X_WINS_NEXT, engine="alphabeta", limit=Limit(time=5))
 
 

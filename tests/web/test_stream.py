@@ -120,7 +120,8 @@ def test_the_game_ai_thinks_aloud(live_server, game: str, moves: list[str]) -> N
 
 
 @pytest.mark.parametrize(("game", "body"), [
-    ("connect4", {"moves": ["4", "4", "3"], "engine": "player", "level": "perfect"}),
+    ("connect4", {"moves": ["4", "4", "3"], "engine": "player", "level": "perfect",
+                  "options": {"size": "7x7"}}),  # no book on 7x7: a long solve
     ("gomoku", {"moves": ["h8", "h9", "i8"], "engine": "player", "level": "perfect"}),
     ("chess", {"moves": ["e2e4"], "engine": "player", "level": "perfect"}),
     ("xiangqi", {"moves": ["h2e2"], "engine": "player", "level": "perfect"}),

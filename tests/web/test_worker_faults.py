@@ -15,8 +15,10 @@ from yipan.core import Limit
 from yipan.web.engines import SearchJob
 from yipan.web.workers import SearchFailed, SearchRunner
 
-# the Connect Four solver early in the game: its one result comes at the end of its second
-SLOW = SearchJob(game="connect4", moves=("4",), engine="analysis", limit=Limit(time=1))
+# the Connect Four solver early in a game on 7x7 (no book): its one result comes at the end
+# of its second
+SLOW = SearchJob(game="connect4", moves=("4",), engine="analysis", limit=Limit(time=1),
+                 options={"size": "7x7"})
 QUICK = SearchJob(game="tictactoe", moves=("a1", "a2", "b1", "b2"), engine="alphabeta",
                   limit=Limit(time=5))
 

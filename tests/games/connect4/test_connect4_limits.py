@@ -18,7 +18,7 @@ from yipan.games.connect4.hooks import analyze, solve, within_plies
 from yipan.games.connect4.player import score_to_value
 from yipan.games.connect4.solver import Budget, Solver
 
-WIN_FOR_X = "4453"  # early: no solve within a small node budget
+PAST_THE_BOOK = "445332211"  # ply 9, past the shipped book: no solve within a small budget
 
 
 def at(game: ConnectFour, moves: str):
@@ -82,7 +82,7 @@ def test_a_depth_window_finds_near_results_and_bounds_the_rest(game, moves):
 
 def test_solve_with_a_node_limit_says_its_value_is_bounds(game):
     request = AnalysisRequest(limit=Limit(nodes=50_000))
-    analysis = solve(game, at(game, WIN_FOR_X), request)
+    analysis = solve(game, at(game, PAST_THE_BOOK), request)
     assert not analysis.exact and analysis.value is None
     assert analysis.extra["bounds"].startswith("bounds only: the score is between")
     low, high = analysis.extra["benchmark_bounds"]
@@ -92,7 +92,7 @@ def test_solve_with_a_node_limit_says_its_value_is_bounds(game):
 def test_analyze_with_a_node_limit_shares_it_and_reports_each_column(game):
     seen: list[str] = []
     request = AnalysisRequest(limit=Limit(nodes=70_000), progress=seen.append)
-    analysis = analyze(game, at(game, WIN_FOR_X), request)
+    analysis = analyze(game, at(game, PAST_THE_BOOK), request)
     assert not analysis.exact and set(analysis.extra["benchmark_bounds"]) == set("1234567")
     assert analysis.nodes <= 70_000 + 7
     assert analysis.engine.endswith("(bounds)")
@@ -100,11 +100,11 @@ def test_analyze_with_a_node_limit_shares_it_and_reports_each_column(game):
 
 def test_analyze_without_a_limit_searches_its_default_time(game, monkeypatch):
     """No --time and no --nodes: analyze stops at its default time with proved bounds (here
-    no time at all, far too little for this early position, which takes a minute)."""
+    no time at all, far too little for a position past the book)."""
     from yipan.games.connect4 import hooks
 
     monkeypatch.setattr(hooks, "DEFAULT_ANALYZE_SECONDS", 0.0)
-    analysis = analyze(game, at(game, WIN_FOR_X), AnalysisRequest())
+    analysis = analyze(game, at(game, PAST_THE_BOOK), AnalysisRequest())
     assert not analysis.exact and analysis.value is None
     assert analysis.extra["bounds"].startswith("bounds only:")
     for low, high in analysis.extra["benchmark_bounds"].values():
@@ -112,10 +112,10 @@ def test_analyze_without_a_limit_searches_its_default_time(game, monkeypatch):
 
 
 def test_a_column_proved_lost_is_not_the_best_while_another_is_open(game):
-    """After 26673 with 700 nodes, four columns are proved lost and three are open: the
-    move given is an open one (the one whose bounds reach highest, the centre), never a
-    proved loss, and the position's bounds are the best of the columns'."""
-    analysis = analyze(game, at(game, "26673"), AnalysisRequest(limit=Limit(nodes=700)))
+    """After 266737676 (past the book) with 700 nodes, five columns are proved lost and two
+    are open: the move given is an open one, never a proved loss, and the position's bounds
+    are the best of the columns'."""
+    analysis = analyze(game, at(game, "266737676"), AnalysisRequest(limit=Limit(nodes=700)))
     bounds = analysis.extra["benchmark_bounds"]
     lost = {column for column, (_, high) in bounds.items() if high < 0}
     assert lost and len(lost) < len(bounds)
@@ -141,7 +141,7 @@ def test_progress_is_reported_only_after_a_second(game, benchmark_set):
 
 
 def test_cli_solve_nodes_and_depth(capsys):
-    status = main(["solve", "connect4", WIN_FOR_X, "--nodes", "30000", "--json"])
+    status = main(["solve", "connect4", PAST_THE_BOOK, "--nodes", "30000", "--json"])
     record = json.loads(capsys.readouterr().out)
     assert status == 0 and record["exact"] is False and record["value"] is None
     assert "bounds only" in record["extra"]["bounds"]

@@ -121,12 +121,31 @@ def test_without_time_it_never_walks_into_a_loss_it_can_see(seed):
 
 
 def test_a_score_known_from_the_book_still_needs_its_moves_proved_in_time(game):
-    """One ply in, the book knows the score but not which replies keep it: with little time
-    the player must fall back to the tree search rather than prove every reply at length."""
-    player = ConnectFourPlayer(game, random.Random(6), book=shipped_book(), nodes=20_000)
-    choice = player.choose(game, at(game, "4"))
-    assert not choice.result.exact
-    assert choice.move in game.legal_moves(at(game, "4"))
+    """At the book's last ply it knows the score but not which replies keep it: with little
+    time the player must fall back to the tree search rather than prove every reply at
+    length."""
+    book = shipped_book()
+    position = at(game, "44533221")
+    assert position.moves == book.depth and book.score(game, position) == 4
+    player = ConnectFourPlayer(game, random.Random(6), book=book, nodes=20_000)
+    choice = player.choose(game, position)
+    assert not choice.result.exact and player.last_source == "judgement"
+    assert choice.move in game.legal_moves(position)
+
+
+def test_every_position_before_the_books_last_ply_is_answered_from_it(game):
+    """Up to the ply before the book's last, every column's exact score is in the book: the
+    move is proved without a node searched, and it keeps the score the book gives."""
+    book = shipped_book()
+    assert book.depth >= 8
+    player = ConnectFourPlayer(game, random.Random(6), book=book, nodes=1)
+    for moves in ("", "4", "44", "4453", "44444", "1234567"[:book.depth - 1]):
+        position = at(game, moves)
+        choice = player.choose(game, position)
+        assert player.last_source == "book" and choice.result.exact, moves
+        assert choice.result.stats.nodes == 0
+        best = -book.score(game, game.play(position, choice.move))
+        assert best == book.score(game, position), moves
 
 
 def play_out(game: ConnectFour, player: ConnectFourPlayer, position) -> int:
@@ -156,7 +175,7 @@ def test_against_a_perfect_opponent_it_keeps_a_win_and_a_draw(game, benchmark_se
 
 def test_without_a_proof_the_choice_is_a_judgement_among_unrefuted_moves(game):
     player = ConnectFourPlayer(game, random.Random(8), nodes=30_000)
-    choice = player.choose(game, at(game, "4453"))
+    choice = player.choose(game, at(game, "445332211"))  # past the book
     assert player.last_source == "judgement" and not choice.result.exact
     assert choice.result.scale == "mean"
 
