@@ -138,6 +138,25 @@ def test_a_cold_server_serves_the_page_while_it_prepares_and_every_first_move_wo
             assert answer["move"] is not None and answer["description"] != "unknown", \
                 (name, engine, answer)
 
+    # then every other game's first move by the engine the page picks for it (its AI), on
+    # the state the page asks for first, as soon as the page may ask
+    asked = []
+    for name in games_of_a_fresh_process():
+        if name in LAZY_GAMES:
+            continue
+        moves = dealt(name)
+        status, state = as_the_page_does(f"{cold_server}/api/games/{name}/state",
+                                          {"moves": moves})
+        assert status == 200, (name, state)
+        if state.get("outcome") is not None or not state.get("legal_moves", True):
+            continue
+        status, answer = as_the_page_does(
+            f"{cold_server}/api/games/{name}/analyze",
+            {"moves": moves, "engine": state["default_engine"], "limit": {"time": 0.3}})
+        assert status == 200 and answer["move"] is not None, (name, answer)
+        asked.append(name)
+    assert {"chess", "xiangqi", "go", "gomoku", "connect4", "2048", "tictactoe"} <= set(asked)
+
     seen = [first["ready_count"]]
     while True:
         _, report, _ = call(cold_server + "/api/ready")

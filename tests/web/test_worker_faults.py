@@ -88,3 +88,27 @@ def test_a_search_whose_worker_dies_twice_is_a_clear_503() -> None:
     assert error_status(failed) == 503
     assert runner.lost == 2 and runner.retried == 1
     assert after["move"] == "c1"
+
+
+def test_a_search_past_the_servers_hard_limit_is_restarted_in_words_a_player_reads(
+        monkeypatch) -> None:
+    """A search still running when the server's own hard limit passes is stopped, its worker
+    replaced; the player, who set no such limit, is told to ask again, not about limits."""
+    from yipan.web import workers
+
+    monkeypatch.setattr(workers, "OVERRUN", -0.7)  # the hard limit 0.3 s into a 1 s search
+
+    async def overrun() -> tuple[SearchFailed, dict, SearchRunner]:
+        runner = SearchRunner(max_running=1, max_waiting=2)
+        try:
+            await runner.warm_up()
+            with pytest.raises(SearchFailed) as failed:
+                await runner.run(SLOW)
+            return failed.value, await runner.run(QUICK), runner
+        finally:
+            runner.close()
+
+    error, after, runner = asyncio.run(asyncio.wait_for(overrun(), 300))
+    assert error.kind == "overrun" and runner.killed == 1
+    assert "ask for the move again" in str(error) and "limit" not in str(error)
+    assert after["move"] == "c1"  # and the runner goes on

@@ -417,9 +417,9 @@ class SearchRunner:
                 state.finished = True
                 self.killed += 1
                 await worker.dispose()
-                raise SearchFailed("the search overran its time limit and was stopped; "
-                                   "try a shorter time or a smaller position",
-                                   "overrun") from None
+                # (the hard limit is the server's, not the player's: the message names none)
+                raise SearchFailed("the engine did not answer in time and was restarted; "
+                                   "ask for the move again", "overrun") from None
             if message[1] == "gone":
                 self.lost += 1
                 state.worker = None  # (gone: nothing to stop or give back)

@@ -168,3 +168,20 @@ def test_budget_shares_divide_what_is_left():
     assert Budget(stop=lambda: True).spent(0)
     rng = random.Random(1)
     assert Budget.of(nodes=rng.randrange(1, 5)).deadline is None
+
+
+def test_analyze_at_the_books_last_ply_starts_each_column_from_the_books_score(game):
+    """At ply 8 the book knows the position's score S but not its columns': no column scores
+    more than S, so each column's search starts there. The same scores, fewer nodes than
+    without the book (whose children, past it, it cannot help otherwise)."""
+    from yipan.games.connect4.book import shipped_book
+
+    position = at(game, "44533221")
+    known = shipped_book().score(game, position)
+    assert position.moves == shipped_book().depth and known is not None
+    with_book = analyze(game, position, AnalysisRequest())
+    without = analyze(game, position, AnalysisRequest(options={"no-book": True}))
+    assert with_book.exact and without.exact and with_book.extra["book"]
+    scores = with_book.extra["benchmark_scores"]
+    assert scores == without.extra["benchmark_scores"] and max(scores.values()) == known
+    assert with_book.nodes < without.nodes

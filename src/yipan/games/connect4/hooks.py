@@ -124,6 +124,10 @@ def analyze(game: ConnectFour, state: Position, request: AnalysisRequest) -> Ana
         else:
             pending.append(col)
     flipped = None if window is None else (-window[1], -window[0])
+    # at the book's last ply the position's score is known, and no column scores more: each
+    # child's search starts from that bound (its children are past the book)
+    known = solver.book_score(state)
+    at_least = None if known is None else -known
     # each open column gets an equal share of what is left; what the quick ones leave goes
     # to the columns still open, pass after pass (the table keeps what each pass learnt),
     # until every column is settled, the budget is spent, or a pass gets nowhere
@@ -132,7 +136,7 @@ def analyze(game: ConnectFour, state: Position, request: AnalysisRequest) -> Ana
         for index, col in enumerate(pending):
             solved = solver.solve_within(game.play(state, col),
                                          budget.share(len(pending) - index, solver.total_nodes),
-                                         window=flipped,
+                                         window=flipped, at_least=at_least,
                                          progress=_Progress(request, f"column {col + 1}: "))
             ranges[col] = (-solved.high, -solved.low)
         pending = [col for col in pending if ranges[col][0] != ranges[col][1]]

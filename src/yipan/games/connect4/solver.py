@@ -243,10 +243,21 @@ class Solver:
         ctx[kernel.C_LIMIT] = kernel.NO_LIMIT
         return int(value)
 
+    def book_score(self, position: Position) -> int | None:
+        """The exact score the opening book gives ``position``, if it holds it."""
+        if self.ctx[kernel.C_BOOK_DEPTH] < position.moves:
+            return None
+        known = kernel.book_lookup(self.game.key(position), self.book)
+        return None if known == kernel.UNKNOWN else int(known)
+
     def solve_within(self, position: Position, budget: Budget = UNLIMITED, *,
                      weak: bool = False, window: tuple[int, int] | None = None,
+                     at_least: int | None = None,
                      progress: Callable[[int, int], None] | None = None) -> Solved:
         """The score (its sign when ``weak``) under ``budget``, else the bounds proved.
+
+        ``at_least``: a lower bound on the score known from elsewhere (a child of a position
+        the book knows scores at least minus the parent's score), so not asked again.
 
         With ``window = (a, b)`` (``a < b``), only the questions "score >= b?", "score <= a?"
         and those beyond them are asked: a score strictly inside is reported as bounds.
@@ -262,10 +273,10 @@ class Solver:
         elif kernel.can_win_next(position.current, position.mask, g.bottom, g.board,
                                  game.height):
             low = high
-        elif self.ctx[kernel.C_BOOK_DEPTH] >= position.moves:
-            known = kernel.book_lookup(game.key(position), self.book)
-            if known != kernel.UNKNOWN:
-                low = high = int(known)
+        elif (known := self.book_score(position)) is not None:
+            low = high = known
+        if at_least is not None and low < high:
+            low = min(max(low, at_least), high)
         if weak and low < high:
             low, high = max(low, -1), min(high, 1)
         while low < high:
