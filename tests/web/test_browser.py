@@ -381,6 +381,39 @@ def test_keyboard_play_on_other_boards(open_page, query: str, keys: list[str], m
     assert url_moves(page)[0] == move
 
 
+@pytest.mark.parametrize("query", [
+    "?game=gomoku&first=human&engine=random",
+    "?game=gomoku&o.rule=renju&first=human&engine=random",
+    *(f"?game={name}&first=human&engine=random" for name in
+      ("bash", "subtraction", "wythoff", "grundy-game", "octal", "dawsons-kayles")),
+    *(f"?game={name}&first=human&engine=random" for name in
+      ("kuhn", "leduc", "liars-dice", "pushfold")),
+])
+def test_every_other_board_is_played_from_the_keyboard(open_page, query: str) -> None:
+    """The boards the tests above do not walk: a cell or a heap is reached by Tab and the
+    arrow keys (a card game's actions are buttons, reached by Tab), and Enter plays the move
+    the focused item names."""
+    page = open_page(query)
+    wait_for_turn(page)
+    before = len(url_moves(page))
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => Boolean(document.activeElement.closest("
+                         "'svg.board [data-move], #move-buttons [data-move]'))"):
+            break
+    else:
+        raise AssertionError(f"no move of {query} is reached with Tab")
+    if page.evaluate("() => Boolean(document.activeElement.closest('svg.board'))"):
+        page.keyboard.press("ArrowRight")
+    move = page.evaluate("() => document.activeElement.closest('[data-move]')"
+                         "?.getAttribute('data-move')")
+    assert move, "the focused item names no move"
+    page.keyboard.press("Enter")
+    page.wait_for_function("(n) => (new URLSearchParams(location.search).get('moves') ?? '')"
+                           ".split(' ').filter(Boolean).length > n", arg=before, timeout=WAIT)
+    assert url_moves(page)[before] == move
+
+
 @pytest.mark.parametrize(("game", "heaps", "target", "move"), [
     ("kayles", "5", ".token[data-heap='0'][data-index='2']", "1:1=2+2"),  # knock down pin 3
     ("kayles", "5", ".gap[data-heap='0']", "1:2"),  # pins 1 and 2: one row of 3 left
