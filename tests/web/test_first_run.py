@@ -1,7 +1,7 @@
 """The first hour on a machine that never ran yipan: ``yipan serve`` serves the page at once
 and prepares the engines in the background; every game's first move works once its engine
-is ready (none compiles or solves inside a search); after preparing, nothing compiles again;
-the AIs of the heap and card games say what the position is worth."""
+is ready (none compiles or solves inside a search), in the browser too; after preparing,
+nothing compiles again; the AIs of the heap and card games say what the position is worth."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 
 from yipan.core import CHANCE, Limit, game_spec, get_game, list_games
+
+from .conftest import WAIT, opened_pages, url_moves
 
 pytest.importorskip("fastapi", reason="the web app needs the web extra (fastapi)")
 pytest.importorskip("uvicorn", reason="the web app needs the web extra (uvicorn)")
@@ -270,3 +272,26 @@ def test_the_card_games_ai_gives_the_equilibriums_expected_value(
         assert answer["value"] == pytest.approx(theory["move_values"][answer["move"]])
     else:  # the value of its information state
         assert answer["value"] == pytest.approx(theory["value"])
+
+
+def test_on_a_cold_server_the_page_gets_every_games_first_ai_move(cold_server: str,
+                                                                   browser) -> None:
+    """The page itself on a machine's first run: each game opened with the AI to move first,
+    at once, while the engines are still being prepared; the page waits as the server tells
+    it and the AI's first move arrives, with no error shown."""
+    _, first, _ = call(cold_server + "/api/ready")
+    assert first["ready"] is False  # the pages below are opened on a server still preparing
+    with opened_pages(browser, console_errors=False) as open_page:
+        pages = {name: open_page(f"{cold_server}/?game={name}&first=ai",
+                                 {"width": 1280, "height": 800}, lambda page: None)
+                 for name in games_of_a_fresh_process()}
+        for name, page in pages.items():
+            dealt_moves = len(dealt(name))
+            page.wait_for_function(
+                "([n]) => (new URLSearchParams(location.search).get('moves') ?? '')"
+                ".split(' ').filter(Boolean).length > n"
+                " || document.getElementById('status')?.className === 'error'",
+                arg=[dealt_moves], timeout=WAIT * 5)
+            status = page.locator("#status")
+            assert status.get_attribute("class") != "error", (name, status.inner_text())
+            assert len(url_moves(page)) > dealt_moves, name
