@@ -158,7 +158,7 @@ def test_choices_come_with_their_labels(client: TestClient) -> None:
     rule = {option["name"]: option for option in games["gomoku"]["options"]}["rule"]
     assert rule["choices"] == ["freestyle", "standard", "renju", "caro", "caro-exact"]
     assert set(rule["choice_labels"]) == set(rule["choices"])
-    assert "double three" in rule["choice_labels"]["renju"]
+    assert "forbidden" in rule["choice_labels"]["renju"] and "double three" in rule["help"]
     rules = games["gomoku"]["rules"].lower()
     assert "renju" in rules and "caro" in rules
 

@@ -300,6 +300,49 @@ def test_no_sideways_scroll_on_a_phone(open_page, query: str, tmp_path: Path) ->
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
 
 
+@pytest.mark.parametrize("query", [
+    "?game=xiangqi&first=human&engine=random",  # the a-file pieces beside the rank numbers
+    "?game=go&o.size=5&first=human&engine=random&moves=a1+e5+a5+e1+c1+c5+a3+e3",  # edges
+    "?game=gomoku&o.size=9&first=human&engine=random&moves=a1+i9+a9+i1+e1+a5",
+])
+def test_coordinates_are_clear_of_every_piece(open_page, query: str) -> None:
+    """No coordinate label overlaps a piece or a stone, even on the board's edge points."""
+    page = open_page(query)
+    wait_for_turn(page)
+    found = page.evaluate("""() => {
+        const boxes = (selector) => [...document.querySelectorAll(selector)].map((element) =>
+            [element.textContent, element.getBoundingClientRect()]);
+        const coords = boxes("svg.board .coord");
+        const pieces = boxes("svg.board .piece, svg.board .stone");
+        const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+            && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+        return {coords: coords.length, pieces: pieces.length,
+                overlaps: coords.flatMap(([label, box]) =>
+                    pieces.filter(([, piece]) => meet(box, piece)).map(() => label))};
+    }""")
+    assert found["coords"] and found["pieces"] >= 6, found
+    assert found["overlaps"] == [], found
+
+
+def test_every_select_shows_its_whole_choice(open_page) -> None:
+    """The setup's selects are wide enough for the longest choice (none cut to "strongest
+    (3 s")."""
+    for query in ("?game=chess", "?game=connect4", "?game=go", "?game=gomoku"):
+        page = open_page(query)
+        cut = page.evaluate("""() => [...document.querySelectorAll("select")].flatMap((select) => {
+            const probe = document.createElement("span");
+            probe.style.font = getComputedStyle(select).font;
+            probe.style.position = "absolute"; probe.style.whiteSpace = "nowrap";
+            document.body.append(probe);
+            const widest = Math.max(...[...select.options].map((option) => {
+                probe.textContent = option.textContent; return probe.offsetWidth; }));
+            probe.remove();
+            const room = select.clientWidth - 24;  // the arrow and the padding
+            return select.offsetParent && widest > room ? [[select.id, widest, room]] : [];
+        })""")
+        assert cut == [], (query, cut)
+
+
 def test_connect_four_calls_its_players_red_and_yellow(open_page) -> None:
     page = open_page("?game=connect4&first=human&engine=random")
     wait_for_turn(page)

@@ -18,10 +18,10 @@ GAMES = (GameSpec(
                    label="what wins", choice_labels={
                        "freestyle": "freestyle: five or more",
                        "standard": "standard: exactly five",
-                       "renju": "renju: black exactly five, no double three, double "
-                                "four or overline",
-                       "caro": "caro: five or more, not blocked at both ends",
-                       "caro-exact": "caro: exactly five, not blocked at both ends"}),
+                       # short enough for the page's list; the help says the rest
+                       "renju": "renju: black has forbidden points",
+                       "caro": "caro: five or more, not blocked",
+                       "caro-exact": "caro: exactly five, not blocked"}),
     ),
     hooks="yipan.games.gomoku.hooks:HOOKS",
     rules="Two players, black and white, take turns placing a stone on an empty point; "
