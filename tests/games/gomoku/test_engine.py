@@ -24,6 +24,7 @@ from yipan.games.gomoku.board import (
     WIDTH,
     cell_level,
     colour_key,
+    evaluate,
     initialise,
     new_board,
     place,
@@ -33,6 +34,7 @@ from yipan.games.gomoku.context import (
     BRANCH,
     FOUR_PLIES,
     FOUR_RANGE,
+    FUTILITY,
     LMR,
     MAX_MOVES,
     MAX_NODES,
@@ -237,8 +239,8 @@ def test_under_the_exact_five_rule_an_overline_does_not_win():
 @pytest.mark.parametrize("four_plies", [0, 8])
 @pytest.mark.parametrize(("seed", "depth"), [(1, 2), (2, 2), (3, 2), (4, 3), (5, 3)])
 def test_alpha_beta_kernel_agrees_with_the_reference_search(seed, depth, four_plies):
-    """Fixed-depth negamax (table, killers, PVS; reductions off) gives plain negamax's
-    value, with and without the fours past the horizon."""
+    """Fixed-depth negamax (table, killers, PVS; reductions and futility pruning off) gives
+    plain negamax's value, with and without the fours past the horizon."""
     rng = random.Random(seed)
     engine = Engine(9, memory_bytes=1 << 20)
     engine.context.stats[FOUR_PLIES] = four_plies
@@ -249,6 +251,7 @@ def test_alpha_beta_kernel_agrees_with_the_reference_search(seed, depth, four_pl
             engine.undo()
     plain = reference_search(engine, depth)
     engine.context.stats[LMR] = 0
+    engine.context.stats[FUTILITY] = 0
     start_budget(engine.context, NODES, MAX_NODES, None, None)
     value = negamax(engine.board, engine.context, depth, 0, -INFINITY, INFINITY,
                     engine.to_move)
@@ -536,10 +539,49 @@ def test_a_vcf_past_the_horizon_is_read_to_its_five():
             engine.play(y * 15 + x)
         assert engine.to_move == 0 and engine.board.level_count[0, L_OPEN_FOUR] == 0
         engine.context.stats[FOUR_PLIES] = four_plies
-        engine.context.stats[LMR] = 0
+        engine.context.stats[LMR] = engine.context.stats[FUTILITY] = 0
         start_budget(engine.context, NODES, MAX_NODES, None, None)
         value = negamax(engine.board, engine.context, 1, 0, -INFINITY, INFINITY, 0)
         assert value == reference_search(engine, 1).value
         values[four_plies] = value
     assert values[8] == WIN - 11  # the five on the eleventh ply
     assert values[0] < WIN - MAX_PLY * 2
+
+
+def nodes_to_search(engine: Engine, depth: int, beta: int) -> tuple[int, int]:
+    """The value and node count of a null-window search below the root (``ply`` 1, where
+    futility pruning may act) of ``engine``'s position, on a fresh table and history."""
+    engine.context.tt[:] = 0
+    engine.context.history[:] = 0
+    engine.context.killers[:] = -1
+    start_budget(engine.context, NODES, MAX_NODES, None, None)
+    value = negamax(engine.board, engine.context, depth, 1, beta - 1, beta, engine.to_move)
+    return value, int(engine.context.stats[NODES])
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_a_static_value_far_above_beta_stands_near_the_horizon(depth):
+    """Reverse futility: within three plies of the horizon, with nothing of the opponent's
+    to answer, a static value ``FUTILITY`` x depth or more above beta is the node's value,
+    no move searched; a beta one higher, or the pruning switched off, searches the moves."""
+    engine = engine_with(15, [(7, 7), (8, 8)], [(6, 9)])
+    margin = int(engine.context.stats[FUTILITY])
+    assert margin > 0
+    static = int(evaluate(engine.board, engine.to_move))
+    assert nodes_to_search(engine, depth, static - margin * depth) == (static, 1)
+    value, nodes = nodes_to_search(engine, depth, static - margin * depth + 1)
+    assert nodes > 1
+    engine.context.stats[FUTILITY] = 0
+    assert nodes_to_search(engine, depth, static - margin * depth)[1] > 1
+    engine.context.stats[FUTILITY] = margin
+    assert nodes_to_search(engine, 4, static - margin * 4)[1] > 1  # too far from the horizon
+
+
+def test_no_static_value_stands_against_an_open_three():
+    """With the opponent's open three on the board (an open four to make), the moves are
+    searched however far the static value is above beta."""
+    engine = engine_with(15, [(7, 7), (8, 8), (2, 12)], [(5, 5), (6, 5), (7, 5)])
+    assert engine.to_move == 0 and engine.board.level_count[1, L_OPEN_FOUR] > 0
+    static = int(evaluate(engine.board, 0))
+    assert nodes_to_search(engine, 1, static - 100 * int(engine.context.stats[FUTILITY]))[1] > 1
+

@@ -39,8 +39,8 @@ def _context_struct(arrays: ContextArrays) -> Context:
 # stats: counters and switches shared by the kernels and the Python driver
 (NODES, MAX_NODES, TT_HITS, CUTOFFS, ABORTED, BEST_MOVE, NEXT_CHECK, THREAT_NODES,
  THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH, BEST_VALUE, LMR, FOUR_PLIES,
- FOUR_RANGE) = range(16)
-STATS = 16
+ FOUR_RANGE, FUTILITY) = range(17)
+STATS = 17
 CLOCK_EVERY = 256  # nodes between two readings of the clock (a threat node may cost 50 us)
 
 
@@ -55,6 +55,10 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
     context.stats[FOUR_PLIES] = 0
     # 1: those fours only near my last stone (its 5x5 square and its lines to four cells away)
     context.stats[FOUR_RANGE] = 1
+    # reverse futility pruning: within three plies of the horizon, a static value this much
+    # a ply above beta stands (0: off; 40 and 100 scored 57.0% and 55.5% against off over
+    # 128 games each at 100,000 nodes a move, ``search``'s module doc)
+    context.stats[FUTILITY] = 40
     return context
 
 
