@@ -56,8 +56,8 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
     # 1: those fours only near my last stone (its 5x5 square and its lines to four cells away)
     context.stats[FOUR_RANGE] = 1
     # reverse futility pruning: within three plies of the horizon, a static value this much
-    # a ply above beta stands (0: off; 40 and 100 scored 57.0% and 55.5% against off over
-    # 128 games each at 100,000 nodes a move, ``search``'s module doc)
+    # a ply above beta stands (0: off); 40 measured best in self-play at a fixed node budget
+    # (docs/performance.md, Gomoku)
     context.stats[FUTILITY] = 40
     return context
 

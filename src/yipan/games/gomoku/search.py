@@ -29,10 +29,10 @@ turns them off (the tests compare the kernel with the plain search that way).
 
 Reverse futility pruning: within three plies of the horizon, where the opponent has nothing
 that would punish a pass (no five to block, no open three, no four-three or double three to
-make), a static value ``stats[FUTILITY]`` a ply above beta is returned as it stands. Measured
-at 100,000 nodes a move against it off (``benchmarks/gomoku_selfplay.py``, 64 openings both
-colours): a margin of 40 scored 57.0% ± 4.0%, 100 scored 55.5%; a null move on top of it
-(reduction 1) scored 46.9% against it alone, so there is none.
+make), a static value ``stats[FUTILITY]`` a ply above beta is returned as it stands: a
+side this far ahead with nothing to answer is assumed to keep beta with its best move. It won in
+self-play at a fixed node budget; a null move on top of it did not, so there is none
+(``benchmarks/gomoku_selfplay.py``; the figures are in docs/performance.md).
 
 Contract (fail-soft, values from the side to move): ``v <= alpha`` an upper bound,
 ``v >= beta`` a lower bound, else exact. A set ``stats[ABORTED]`` means the result is void.
