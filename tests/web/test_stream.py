@@ -75,6 +75,7 @@ def test_a_full_server_answers_busy_and_keeps_serving(server_factory) -> None:
             assert next_event(lines) == "progress"  # the long search is running
             busy = http.post(f"{url}/api/games/tictactoe/analyze", json={"moves": X_WINS_NEXT})
             assert busy.status_code == 503 and "busy" in busy.json()["error"]
+            assert float(busy.headers["Retry-After"]) > 0  # a passing condition: ask again
             assert http.get(f"{url}/api/games").status_code == 200  # cheap requests still served
         deadline = time.monotonic() + 45
         while app.state.runner.running and time.monotonic() < deadline:

@@ -87,6 +87,7 @@ DISCONNECT_POLL = 0.25  # seconds between checks that an /analyze client is stil
 READY_WAIT = 20.0  # seconds a request for a game still being prepared waits, then a 503
 READY_POLL = 0.25  # seconds between looks at a game being prepared
 RETRY_AFTER = 3  # seconds the page waits before asking again for a game still being prepared
+BUSY_RETRY_AFTER = 1  # seconds before asking again when every worker is taken: searches are short
 
 
 class ClientGone(YipanError):  # noqa: N818 - a condition
@@ -111,8 +112,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: _error("no such game (or no such search)"),
     413: _error("the body or the move list is too long"),
     422: _error("a bad move, option, engine or limit; a game over; a search refused"),
-    503: _error("busy with other searches, a search overran its hard limit, or the game's "
-                "engine is still being prepared (with Retry-After)"),
+    503: _error("busy with other searches or the game's engine still being prepared (both "
+                "with Retry-After: ask again then), or a search overran its hard limit"),
 }
 MAX_BODY = 64 * 1024  # bytes: far more than the longest move list of any game needs
 
@@ -393,7 +394,9 @@ def _validation_message(error: RequestValidationError) -> tuple[int, str]:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(YipanError)
     async def yipan_error(request: Request, error: YipanError) -> JSONResponse:
-        headers = {"Retry-After": str(RETRY_AFTER)} if isinstance(error, NotReady) else None
+        # both are conditions that pass: the client (the page does) asks again after the wait
+        wait = {NotReady: RETRY_AFTER, ServerBusy: BUSY_RETRY_AFTER}.get(type(error))
+        headers = {"Retry-After": str(wait)} if wait is not None else None
         return JSONResponse({"error": str(error)}, status_code=error_status(error),
                             headers=headers)
 

@@ -87,7 +87,7 @@ class SearchFailed(YipanError):
         self.kind = kind
 
 
-class ServerBusy(YipanError):  # noqa: N818 - a condition, reported as HTTP 503
+class ServerBusy(YipanError):  # noqa: N818 - a condition, reported as HTTP 503 with Retry-After
     """Too many searches are running or waiting."""
 
 

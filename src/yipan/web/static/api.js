@@ -3,9 +3,10 @@
 
 export class ApiError extends Error {}
 
-// A game whose engine the server is still preparing (its first run on a machine compiles it)
-// answers 503 with Retry-After: the request is asked again after that wait, as often as it
-// takes, and `onPreparing(message)` (set by the page) hears of each wait.
+// A game whose engine the server is still preparing (its first run on a machine compiles it),
+// or a server whose workers are all searching (many tabs at once), answers 503 with
+// Retry-After: the request is asked again after that wait, as often as it takes, and
+// `onPreparing(message)` (set by the page) hears of each wait.
 let onPreparing = () => {};
 export function whilePreparing(listener) {
   onPreparing = listener;

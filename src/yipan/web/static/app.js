@@ -692,7 +692,7 @@ async function start() {
   buildGameMenu();
   watchReadiness();
   whilePreparing((message) => {
-    $("status").textContent = `preparing… ${message}`;
+    $("status").textContent = `waiting… ${message}`;
   });
   if (!spec()) {
     const fallback = page.games.some((g) => g.name === "tictactoe") ? "tictactoe" : page.games[0].name;
