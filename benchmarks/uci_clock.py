@@ -3,11 +3,12 @@ the ``position`` line costs.
 
     PYTHONPATH=src python benchmarks/uci_clock.py [--games 4] [--base 10] [--inc 0.1]
         [--overhead 100] [--opponent self|stockfish] [--stockfish-elo 2200]
-        [--stockfish PATH] [--src DIR] [--replay-only | --games-only]
+        [--stockfish PATH] [--src DIR] [--eval-file NETWORK] [--replay-only | --games-only]
 
 Clock games: the ``uci-yipan`` program (``python -m yipan.protocols.uci`` from ``--src``,
 this tree's src by default) is driven by python-chess's engine client, as a GUI drives it,
-with ``Move Overhead`` set to ``--overhead`` ms and a ``--base`` + ``--inc`` seconds clock
+with ``Move Overhead`` set to ``--overhead`` ms (and ``EvalFile`` to ``--eval-file``: a network,
+or ``builtin``, the one the package ships) and a ``--base`` + ``--inc`` seconds clock
 for each side (``chess.engine.Limit(white_clock=..., black_clock=..., white_inc=...,
 black_inc=...)``). Each move's time is measured on the GUI's side, from sending
 ``position``/``go`` to reading ``bestmove``, and taken off the mover's clock; a clock that
@@ -114,11 +115,13 @@ def replay_costs(seed: int) -> None:
 
 
 # -- clock games ----------------------------------------------------------------------------------
-def yipan_engine(src: Path, overhead: int) -> chess.engine.SimpleEngine:
+POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}  # (white's, black's)
+
+def yipan_engine(src: Path, overhead: int, eval_file: str = "") -> chess.engine.SimpleEngine:
     env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     engine = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "yipan.protocols.uci"],
                                                  timeout=120, env=env)
-    engine.configure({"Move Overhead": overhead})
+    engine.configure({"Move Overhead": overhead, **({"EvalFile": eval_file} if eval_file else {})})
     # debug mode: each answer says the time it took by the engine's own measure
     engine.protocol.loop.call_soon_threadsafe(engine.protocol.send_line, "debug on")
     engine.ping()  # isready: the kernels loaded before the first game, as a GUI waits
@@ -213,16 +216,18 @@ def play_game(engines: tuple[chess.engine.SimpleEngine, chess.engine.SimpleEngin
 def clock_games(args: argparse.Namespace) -> None:
     src = Path(args.src).resolve()
     print(f"clock games: {args.base:g} s + {args.inc:g} s, Move Overhead {args.overhead} ms, "
-          f"yipan from {src}, against {args.opponent}"
+          f"yipan from {src}" + (f" with EvalFile {args.eval_file}" if args.eval_file else "")
+          + f", against {args.opponent}"
           + (f" (UCI_Elo {args.stockfish_elo})" if args.opponent == "stockfish" else ""))
-    yipan = yipan_engine(src, args.overhead)
+    yipan = yipan_engine(src, args.overhead, args.eval_file)
     if args.opponent == "stockfish":
         opponent = chess.engine.SimpleEngine.popen_uci(args.stockfish)
         opponent.configure({"UCI_LimitStrength": True, "UCI_Elo": args.stockfish_elo,
                             "Move Overhead": args.overhead})
     else:
-        opponent = yipan_engine(src, args.overhead)
+        opponent = yipan_engine(src, args.overhead, args.eval_file)
     games: list[Played] = []
+    points: list[float] = []  # yipan's, against Stockfish
     try:
         for number in range(args.games):
             opening = OPENINGS[(number // 2) % len(OPENINGS)]
@@ -231,6 +236,8 @@ def clock_games(args: argparse.Namespace) -> None:
             sides = {chess.WHITE, chess.BLACK} if args.opponent == "self" else \
                 {chess.WHITE if yipan_white else chess.BLACK}
             games.append(play_game(engines, sides, opening, args.base, args.inc, object()))
+            if args.opponent == "stockfish":
+                points.append(POINTS[games[-1].result][0 if yipan_white else 1])
             colour = "white" if yipan_white else "black"
             print(f"  game {number + 1} (yipan {colour}, {opening}): {games[-1].line()}",
                   flush=True)
@@ -243,6 +250,12 @@ def clock_games(args: argparse.Namespace) -> None:
               f"engine time past its hard limit {max(game.over for game in games) * 1000:.1f}"
               f" ms, most GUI time beyond the engine's {max(game.lag for game in games) * 1000:.0f}"
               f" ms, losses on time {sum(game.yipan_flagged for game in games)}")
+    if points:
+        mean = statistics.fmean(points)
+        error = statistics.stdev(points) / len(points) ** 0.5 if len(points) > 1 else 0.0
+        print(f"yipan against Stockfish at UCI_Elo {args.stockfish_elo}: W-D-L "
+              f"{points.count(1.0)}-{points.count(0.5)}-{points.count(0.0)}, score {mean:.3f} "
+              f"± {error:.3f} over {len(points)} games")
 
 
 def main() -> None:
@@ -256,6 +269,8 @@ def main() -> None:
                         or "/usr/games/stockfish")
     parser.add_argument("--stockfish-elo", type=int, default=2200)
     parser.add_argument("--src", default=str(SRC), help="the yipan source tree to run")
+    parser.add_argument("--eval-file", default="",
+                        help="yipan's EvalFile: a network, or builtin (default: hand-set)")
     parser.add_argument("--seed", type=int, default=1, help="of the replayed lines")
     parser.add_argument("--replay-only", action="store_true")
     parser.add_argument("--games-only", action="store_true")

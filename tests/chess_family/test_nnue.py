@@ -171,3 +171,43 @@ def test_analyze_with_eval_file_uses_the_network_and_refuses_a_damaged_one(tmp_p
     assert "bad.nnue is not a yipan network file" in err and len(err.strip().splitlines()) == 1
     assert main(["analyze", "chess", "--eval-file", str(good), "--depth", "2"]) == 0
     assert "+0.80" in capsys.readouterr().out  # the constant network's value, white to move
+
+
+def test_builtin_is_the_shipped_network_and_hand_the_default(capsys):
+    """``--eval-file builtin`` evaluates with the network the package ships; without the
+    option, or with ``hand``, the hand-set evaluation evaluates; UCI's EvalFile takes the same
+    names."""
+    import json
+
+    from yipan.chess_family.nnue_file import BUILTIN, HAND, shipped
+    from yipan.cli.main import main
+    from yipan.protocols.uci import UciEngine
+
+    network = load(BUILTIN, "chess")
+    assert network.game == "chess" and shipped("chess").name == "chess.nnue"
+    start = Chess().initial_state()
+
+    def depth_three(name):
+        engine = Engine(hash_mb=1)
+        engine.use_network(name)
+        return engine.think(start, Limit(depth=3)).score
+
+    by_network, by_hand = depth_three(BUILTIN), depth_three(None)
+    assert by_network != by_hand  # else this test could not tell them apart
+    for arguments, score, evaluation in (([], by_hand, HAND),
+                                         (["--eval-file", HAND], by_hand, HAND),
+                                         (["--eval-file", BUILTIN], by_network, "network")):
+        assert main(["analyze", "chess", "--depth", "3", "--json", *arguments]) == 0
+        extra = json.loads(capsys.readouterr().out)["extra"]
+        assert (extra["score_cp"], extra["evaluation"]) == (score, evaluation), arguments
+
+    for value, score in ((BUILTIN, by_network), (HAND, by_hand)):
+        lines: list[str] = []
+        uci = UciEngine(lines.append, hash_mb=1)
+        for line in ("uci", f"setoption name EvalFile value {value}", "position startpos",
+                     "go depth 3"):
+            assert uci.handle(line) is True
+        assert uci.search_thread is not None
+        uci.search_thread.join(120)
+        assert any(" depth 3 " in line and f"score cp {score} " in line for line in lines), \
+            (value, lines[-3:])

@@ -17,8 +17,9 @@ arrays or checksum do not match, or one made for another game, is refused in one
 GAME.nnue``), wherever a file is asked for (``--eval-file builtin``, ``EvalFile builtin``);
 ``HAND`` (``hand``) asks for the hand-set evaluation instead; files of those names are
 ``./builtin`` and ``./hand``. Xiangqi's player, analysis and engine protocols evaluate with
-the shipped network unless told otherwise (it wins at equal time); chess, whose networks do
-not yet beat its hand-set evaluation, evaluates by hand unless a network is asked for.
+the shipped network unless told otherwise (it wins at equal time by a wide margin); chess,
+whose shipped network wins at equal time by a small one, evaluates by hand unless a network
+is asked for.
 """
 
 from __future__ import annotations

@@ -208,7 +208,7 @@ def test_the_command_line_refuses_a_missing_or_damaged_eval_file_in_one_line(tmp
     assert '"score_cp": 80' in capsys.readouterr().out
 
 
-def test_builtin_names_the_shipped_network_and_none_ships_for_chess():
+def test_builtin_names_the_shipped_network():
     from yipan.chess_family.nnue_file import BUILTIN, shipped
 
     network = load(BUILTIN, "xiangqi")
@@ -220,8 +220,6 @@ def test_builtin_names_the_shipped_network_and_none_ships_for_chess():
     state = game.initial_state()
     found = engine.think(state, Limit(nodes=3_000))
     assert found is not None and found.move in game.legal_moves(state)
-    with pytest.raises(NetworkFileError, match="no network ships for chess"):
-        load(BUILTIN, "chess")
 
 
 def test_the_shipped_network_evaluates_by_default_and_hand_asks_for_the_hand_set_one(capsys):

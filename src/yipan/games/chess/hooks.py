@@ -14,6 +14,11 @@ distance; otherwise it says none was found (chess itself is not solved here).
 consults at the root after yipan's own (``syzygy``); a folder without any is refused. Syzygy
 proves a win without its length: such an answer is not marked exact (its ``tablebase``
 verdict says "win"); its draws (the fifty-move rule's included) are.
+
+``--eval-file builtin`` (``play``, ``analyze``) evaluates with the network the package ships
+(``yipan/data/chess.nnue``), ``--eval-file FILE`` with one made by ``yipan train chess
+--nnue``; the hand-set evaluation (``hand``) stays the default while the network's margin at
+equal time is small. ``extra["evaluation"]`` says which evaluated.
 """
 
 from __future__ import annotations
@@ -26,8 +31,7 @@ import chess
 import chess.pgn
 
 from ...chess_family.hooks import ANALYSIS_HASH_MB, analysis_limit, report, think_once
-from ...chess_family.nnue_file import NetworkFile
-from ...chess_family.nnue_file import load as load_network
+from ...chess_family.nnue_file import BUILTIN, HAND, NetworkFile, choose
 from ...chess_family.scores import mate_in_plies
 from ...core import Analysis, AnalysisRequest, CapabilityError, GameHooks
 from ...core.hooks import CommandOption
@@ -44,18 +48,20 @@ OPTIONS = (
     CommandOption("syzygy", "a folder of Syzygy endgame tables (.rtbw/.rtbz) to consult at "
                   "the root, after yipan's own tables", commands=("play", "analyze", "solve"),
                   kind=str, metavar="FOLDER"),
-    CommandOption("eval-file", "evaluate with this network (made by yipan train chess "
-                  "--nnue) instead of the hand-set evaluation", commands=("play", "analyze"),
-                  kind=str, metavar="NETWORK"),
+    CommandOption("eval-file", f"evaluate with a network instead of the hand-set evaluation: "
+                  f"{BUILTIN} (the one yipan ships) or a file made by yipan train chess --nnue "
+                  f"({HAND}: the hand-set evaluation, the default)",
+                  commands=("play", "analyze"), kind=str, metavar="NETWORK"),
 )
 _chosen: dict[str, Syzygy | None] = {"play": None}  # the folder ``start`` opened for play
 _network: dict[str, NetworkFile | None] = {"play": None}  # the network ``start`` read
 
 
 @lru_cache(maxsize=4)
-def open_network(path: str) -> NetworkFile:
-    """A network file read once in a process (refused, one line, when damaged)."""
-    return load_network(path, "chess")
+def open_network(path: str) -> NetworkFile | None:
+    """A network file read once in a process (refused, one line, when damaged); None for
+    ``hand``."""
+    return choose(path, "chess")
 
 
 @lru_cache(maxsize=4)
@@ -92,8 +98,8 @@ def _think(state: Position, request: AnalysisRequest, default_seconds: float) ->
     return think_once(make, state, analysis_limit(request, default_seconds))
 
 
-def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
-            exact: bool = False) -> Analysis:
+def _report(game: Chess, state: Position, request: AnalysisRequest, iteration: Iteration,
+            engine: str, exact: bool = False) -> Analysis:
     mate = mate_in_plies(iteration.score)
     table = iteration.endgame_table
     syzygy_win = table is not None and table.startswith("syzygy") and iteration.score != 0
@@ -109,13 +115,16 @@ def _report(game: Chess, state: Position, iteration: Iteration, engine: str,
         "san": game.describe_move(state, iteration.move),
         "pv_san": game.san_line(state, iteration.pv),
         "tablebase": verdict,
+        "evaluation": HAND if request.options.get("eval-file") in (None, "", HAND)
+        else "network",
     }
     return report(iteration, engine, extra, exact)
 
 
 def analyze(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
     iteration = _think(state, request, DEFAULT_ANALYZE_SECONDS)
-    return _report(game, state, iteration, _engine_name(iteration, "yipan chess engine"))
+    return _report(game, state, request, iteration,
+                   _engine_name(iteration, "yipan chess engine"))
 
 
 def _engine_name(iteration: Iteration, searched: str) -> str:
@@ -129,12 +138,12 @@ def _engine_name(iteration: Iteration, searched: str) -> str:
 def solve(game: Chess, state: Position, request: AnalysisRequest) -> Analysis:
     iteration = _think(state, request, DEFAULT_SOLVE_SECONDS)
     if iteration.endgame_table is not None:
-        return _report(game, state, iteration, _engine_name(iteration, ""), exact=True)
+        return _report(game, state, request, iteration, _engine_name(iteration, ""), exact=True)
     if mate_in_plies(iteration.score) is None:
         raise CapabilityError(
             f"chess: no forced mate found (searched {iteration.depth} plies); "
             "`yipan analyze chess` gives the engine's estimate")
-    return _report(game, state, iteration, "yipan chess mate search")
+    return _report(game, state, request, iteration, "yipan chess mate search")
 
 
 def export(game: Chess, start: Position, moves: list[int]) -> dict[str, str]:
