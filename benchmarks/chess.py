@@ -3,6 +3,7 @@
     PYTHONPATH=src python benchmarks/chess.py                      # everything, about 20 min
     PYTHONPATH=src python benchmarks/chess.py --only perft,search  # parts by name
     PYTHONPATH=src python benchmarks/chess.py --wac-time 0.5 --games 20 --ladder-games 20
+    PYTHONPATH=src python benchmarks/chess.py --only wac,bk --eval-file builtin  # both evaluations
     PYTHONPATH=src python benchmarks/chess.py --only sunfish,ladder --workers 2   # or --ray
 
 Prints:
@@ -12,7 +13,9 @@ Prints:
    each, CPU time);
 3. WAC: the Win-at-Chess positions solved (the engine's move is a best move of the EPD)
    at a fixed time each (or ``--wac-nodes``), through the engine as the CLI runs it;
-   ``--wac-compare`` runs each position with and without quiescence's checks in turn;
+   ``--wac-compare`` runs each position with and without quiescence's checks in turn,
+   ``--eval-file NETWORK`` with the hand-set evaluation and the network in turn; part
+   ``bk`` (not run by default) does the same for Bratko-Kopec at ``--bk-time`` (2 s);
 4. a match against sunfish (``$SUNFISH``: its ``sunfish.py``, run with this Python) at equal
    time a move, both speaking UCI through python-chess as a GUI drives them; each opening is
    played twice with the colours swapped;
@@ -143,29 +146,36 @@ def bench_search(nodes: int) -> None:
           f"{total_nodes / total_seconds:,.0f} nodes/s")
 
 
-# -- 3. WAC ----------------------------------------------------------------------------------
-def bench_wac(seconds: float, limit_positions: int | None, nodes: int | None = None,
-              compare: bool = False) -> None:
-    """Solved positions at ``seconds`` a position (or ``nodes``, the same on any machine);
-    ``compare``: with and without quiescence's checks, each position searched by both variants
-    one after the other, so that both see the same load on the machine."""
+# -- 3. WAC and Bratko-Kopec ---------------------------------------------------------------------
+def bench_suite(file: str, seconds: float, limit_positions: int | None, nodes: int | None = None,
+                compare: bool = False, eval_file: str | None = None) -> None:
+    """Solved positions of an EPD suite at ``seconds`` a position (or ``nodes``, the same on
+    any machine). Variants searched one after the other on each position, so that both see
+    the same load on the machine: ``compare``, with and without quiescence's checks;
+    ``eval_file``, the hand-set evaluation and that network."""
     budget = f"{nodes:,} nodes" if nodes else f"{seconds} s"
-    section(f"Win at Chess ({budget} a position)")
-    path = DATA / "wac.epd"
+    path = DATA / file
+    section(f"{SUITES.get(file, file)} ({budget} a position)")
     if not path.exists():
         print(f"  {path} not found: skipped")
         return
     cases = read_epd(path)[:limit_positions]
-    engine = Engine(64)
-    variants = {"quiescence checks": True, "captures only": False} if compare \
-        else {"engine": engine.quiet_checks}
+    hand = Engine(64)
+    variants: dict[str, tuple[Engine, bool]] = {"engine": (hand, hand.quiet_checks)}
+    if compare:
+        variants = {"quiescence checks": (hand, True), "captures only": (hand, False)}
+    if eval_file:
+        network = Engine(64)
+        network.use_network(eval_file)
+        variants = {"hand-set evaluation": (hand, hand.quiet_checks),
+                    f"network {eval_file}": (network, network.quiet_checks)}
     solved = dict.fromkeys(variants, 0)
     missed: dict[str, list[str]] = {name: [] for name in variants}
     spent = dict.fromkeys(variants, 0.0)
     for fen, best, name in cases:
         game = Chess(fen)
         state = game.initial_state()
-        for variant, checks in variants.items():
+        for variant, (engine, checks) in variants.items():
             engine.clear()
             engine.quiet_checks = checks
             clock = time.process_time()
@@ -178,11 +188,14 @@ def bench_wac(seconds: float, limit_positions: int | None, nodes: int | None = N
             else:
                 missed[variant].append(name)
     for variant in variants:
-        label = "" if not compare else f"{variant}: "
+        label = "" if len(variants) == 1 else f"{variant}: "
         print(f"  {label}solved {solved[variant]} of {len(cases)} "
               f"({spent[variant]:.0f} s CPU)")
         if missed[variant]:
             print(f"    missed: {' '.join(missed[variant])}")
+
+
+SUITES = {"wac.epd": "Win at Chess", "bk.epd": "Bratko-Kopec"}
 
 
 # -- matches over UCI ------------------------------------------------------------------------------
@@ -297,6 +310,11 @@ def main() -> None:
                         help="a node budget a position instead of --wac-time")
     parser.add_argument("--wac-compare", action="store_true",
                         help="WAC with and without quiescence's checks, side by side")
+    parser.add_argument("--bk-time", type=float, default=2.0,
+                        help="seconds a Bratko-Kopec position (part bk)")
+    parser.add_argument("--eval-file", default=None,
+                        help="wac, bk: the hand-set evaluation and this network (builtin: the "
+                             "shipped one) side by side")
     parser.add_argument("--games", type=int, default=20, help="games against sunfish")
     parser.add_argument("--move-time", type=float, default=0.5,
                         help="seconds a move in the sunfish match")
@@ -315,7 +333,10 @@ def main() -> None:
     if "search" in parts:
         bench_search(args.search_nodes)
     if "wac" in parts:
-        bench_wac(args.wac_time, args.wac_positions, args.wac_nodes, args.wac_compare)
+        bench_suite("wac.epd", args.wac_time, args.wac_positions, args.wac_nodes,
+                    args.wac_compare, args.eval_file)
+    if "bk" in parts:
+        bench_suite("bk.epd", args.bk_time, None, None, args.wac_compare, args.eval_file)
     runner = make_runner(args.ray, args.workers) if parts & {"sunfish", "ladder"} else None
     if "sunfish" in parts:
         bench_sunfish(args.games, args.move_time, runner)
