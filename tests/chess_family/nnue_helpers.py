@@ -5,7 +5,9 @@ feature count. Imported relatively (``from .nnue_helpers import ...``; from a ga
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -47,6 +49,24 @@ def constant_network(game: str, centipawns: int, width: int = 8) -> NetworkFile:
               for name, array in random_arrays(game, np.random.default_rng(0), width, 1).items()}
     arrays["out_bias"] = np.array([centipawns * QA * QO // OUTPUT_SCALE], np.int32)
     return NetworkFile(game, arrays)
+
+
+def scores_by_network_and_hand(make_engine: Callable[[], Any], start: Any,
+                                depth: int = 3) -> tuple[int, int]:
+    """The search's score of ``start`` at ``depth`` with the shipped network and with the
+    hand-set evaluation, each from a fresh engine; they must differ, else a test could not
+    tell which evaluated."""
+    from yipan.chess_family.nnue_file import BUILTIN
+    from yipan.core import Limit
+
+    def score(network: str | None) -> int:
+        engine = make_engine()
+        engine.use_network(network)
+        return engine.think(start, Limit(depth=depth)).score
+
+    by_network, by_hand = score(BUILTIN), score(None)
+    assert by_network != by_hand
+    return by_network, by_hand
 
 
 def damaged(data: bytes) -> bytes:

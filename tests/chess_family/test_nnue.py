@@ -27,7 +27,13 @@ from yipan.games.chess.nnue import active_features, evaluate_with, network_value
 from yipan.games.chess.rules import Chess, position_from_fen, to_row
 from yipan.games.nnue_fit import float_output, quantise
 
-from .nnue_helpers import constant_network, damaged, random_arrays, value_arguments
+from .nnue_helpers import (
+    constant_network,
+    damaged,
+    random_arrays,
+    scores_by_network_and_hand,
+    value_arguments,
+)
 
 
 @settings(max_examples=12, deadline=None)
@@ -185,15 +191,8 @@ def test_builtin_is_the_shipped_network_and_hand_the_default(capsys):
 
     network = load(BUILTIN, "chess")
     assert network.game == "chess" and shipped("chess").name == "chess.nnue"
-    start = Chess().initial_state()
-
-    def depth_three(name):
-        engine = Engine(hash_mb=1)
-        engine.use_network(name)
-        return engine.think(start, Limit(depth=3)).score
-
-    by_network, by_hand = depth_three(BUILTIN), depth_three(None)
-    assert by_network != by_hand  # else this test could not tell them apart
+    by_network, by_hand = scores_by_network_and_hand(lambda: Engine(hash_mb=1),
+                                                     Chess().initial_state())
     for arguments, score, evaluation in (([], by_hand, HAND),
                                          (["--eval-file", HAND], by_hand, HAND),
                                          (["--eval-file", BUILTIN], by_network, "network")):
