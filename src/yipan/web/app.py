@@ -329,6 +329,10 @@ def _event(kind: str, data: dict[str, Any]) -> str:
 async def _events(runner: SearchRunner, job: SearchJob) -> AsyncIterator[str]:
     last = None
     token = secrets.token_urlsafe(12)
+    # the endpoint found a free place, but other requests may have taken it since: an open
+    # stream waits its turn (until its client goes away) rather than fail
+    while runner.busy():
+        await asyncio.sleep(BUSY_RETRY_AFTER)
     try:
         async with runner.search(job, token=token) as results:
             yield _event("start", {"search": token, "engine": job.engine, "level": job.level,
