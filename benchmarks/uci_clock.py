@@ -117,6 +117,7 @@ def replay_costs(seed: int) -> None:
 # -- clock games ----------------------------------------------------------------------------------
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}  # (white's, black's)
 
+
 def yipan_engine(src: Path, overhead: int, eval_file: str = "") -> chess.engine.SimpleEngine:
     env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     engine = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "yipan.protocols.uci"],
