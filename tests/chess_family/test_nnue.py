@@ -25,7 +25,7 @@ from yipan.games.chess.board import POSITION_SIZE
 from yipan.games.chess.engine import Engine
 from yipan.games.chess.nnue import active_features, evaluate_with, network_value
 from yipan.games.chess.rules import Chess, position_from_fen, to_row
-from yipan.games.nnue_fit import float_output, quantise
+from yipan.games.nnue_fit import dequantise, float_output, quantise
 
 from .nnue_helpers import (
     constant_network,
@@ -100,6 +100,15 @@ def test_the_integer_network_follows_the_float_one_it_was_quantised_from():
     integers = np.array([evaluate_with(quantise(params), row) for row in batch])
     drift = np.abs(floats - integers)  # centipawns lost to rounding (weights at 1/255)
     assert np.mean(drift) < 8 and np.max(drift) < 25
+
+
+def test_a_network_read_back_to_floats_quantises_to_the_same_integers():
+    """``dequantise`` (where a round that goes on from a network starts) loses nothing the
+    integers hold."""
+    arrays = random_arrays("chess", np.random.default_rng(5))
+    again = quantise(dequantise(arrays))
+    for name, array in arrays.items():
+        assert again[name].dtype == array.dtype and np.array_equal(again[name], array), name
 
 
 def test_active_features_see_the_board_from_the_side_to_move():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from yipan.chess_family.nnue_file import load
@@ -55,3 +56,19 @@ def test_other_data_settings_are_refused_in_one_line_and_bad_input_exits_2(train
     assert "other settings" in err and len(err.strip().splitlines()) == 1
     assert main(["train", "tictactoe", "--nnue", "--output", str(trained)]) == 2
     assert "no evaluation network" in capsys.readouterr().err
+
+
+def test_a_round_started_from_a_network_begins_at_its_weights(trained, tmp_path, capsys):
+    """With ``--start`` and a step too small to move them, the network written is the one
+    started from; a start of another shape is refused in one line."""
+    started = tmp_path / "started.nnue"
+    command = [*with_setting(TINY, "--steps", "1"), "--learning-rate", "1e-12"]
+    assert main([*command, "--start", str(trained), "--output", str(started)]) == 0
+    before, after = load(trained).arrays, load(started).arrays
+    for name, array in before.items():
+        assert np.abs(after[name].astype(np.int64) - array).max() <= 1, name
+    capsys.readouterr()
+    wider = with_setting(command, "--accumulator", "16")
+    assert main([*wider, "--start", str(trained), "--output", str(tmp_path / "w.nnue")]) == 2
+    err = capsys.readouterr().err
+    assert "8x2-2-1, not the 16x2-2-1" in err and len(err.strip().splitlines()) == 1

@@ -175,6 +175,9 @@ def add_nnue_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="FOLDER",
                         help="also train on an earlier round's positions: its checkpoint "
                              "folder (OUTPUT.checkpoint of that run); may be repeated")
+    parser.add_argument("--start", type=input_file, default=None, metavar="NETWORK",
+                        help="start the training from this network's weights instead of "
+                             "fresh ones (the next round goes on from the last)")
     parser.add_argument("--blend", type=rate, default=defaults.blend,
                         help="weight of the game's result in the target, the rest the "
                              "search's score (default %(default)s)")
@@ -208,11 +211,14 @@ def run_nnue(argv: list[str]) -> int:
         batch=args.batch, learning_rate=args.learning_rate, blend=args.blend,
         positions=args.positions, final_steps=args.final_steps,
         final_learning_rate=args.final_learning_rate,
-        data_from=tuple(str(folder) for folder in args.data_from))
+        data_from=tuple(str(folder) for folder in args.data_from),
+        start=None if args.start is None else str(args.start))
     if plan.final_steps >= plan.steps:
         raise UsageError("--final-steps must be fewer than --steps")
     for folder in plan.data_from:  # refused in one line now, not after the games
         pipeline_nnue.earlier_positions(plan, folder)
+    if plan.start is not None:
+        pipeline_nnue.start_network(plan)
     map_units = None
     if args.ray is not None or args.workers > 1:
         map_units = make_runner(args.ray, args.workers).map_units

@@ -14,6 +14,7 @@ by a clip after each step, so the export loses only the rounding.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,15 @@ def targets(scores: np.ndarray, results: np.ndarray, blend: float) -> np.ndarray
     win = 1.0 / (1.0 + np.exp(-scores.astype(np.float64) / OUTPUT_SCALE))
     return ((1.0 - blend) * win + blend * (results.astype(np.float64) + 1.0) / 2.0
             ).astype(np.float32)
+
+
+def dequantise(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The float network of ``quantise``'s integers (each within half a step of the float
+    network that made them)."""
+    scales = {"ft_weights": QA, "ft_bias": QA, "l1_weights": QB, "l1_bias": QA * QB,
+              "out_weights": QO, "out_bias": QA * QO}
+    return {name: (arrays[name].astype(np.float64) / scale).astype(np.float32)
+            for name, scale in scales.items()}
 
 
 def initial_params(features: int, accumulator: int, hidden: int,

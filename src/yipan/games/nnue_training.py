@@ -82,6 +82,7 @@ class NnuePlan:
     final_steps: int = 0  # the last steps of ``steps`` at ``final_learning_rate``
     final_learning_rate: float = 1e-4
     data_from: tuple[str, ...] = ()  # earlier rounds' checkpoint folders: their positions too
+    start: str | None = None  # a network file whose weights the training starts from
 
     @property
     def units(self) -> int:
@@ -100,6 +101,8 @@ class NnuePlan:
                             final_learning_rate=self.final_learning_rate)
         if self.data_from:
             settings["data_from"] = [str(Path(folder).resolve()) for folder in self.data_from]
+        if self.start is not None:
+            settings["start"] = str(Path(self.start).resolve())
         return settings
 
 
@@ -252,6 +255,8 @@ def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
         count = int(saved.pop("optimizer_leaves")[0])
         optimizer_state = [saved.pop(f"optimizer.{i}") for i in range(count)]
         params = saved
+    elif plan.start is not None:
+        params = start_params(plan)
     else:
         params = initial_params(nnue_game(plan.game).features, plan.accumulator, plan.hidden,
                                 np.random.default_rng((plan.seed, 1 << 20)))
@@ -284,6 +289,28 @@ def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
                          **trainer.numpy_params(),
                          **{f"optimizer.{i}": leaf for i, leaf in enumerate(leaves)})
     return trainer.numpy_params()
+
+
+def start_network(plan: NnuePlan) -> NetworkFile:
+    """``plan.start``'s network, refused unless it has the shape asked."""
+    from ..chess_family.nnue_file import load
+
+    assert plan.start is not None
+    network = load(plan.start, plan.game)
+    if (network.accumulator, network.hidden) != (plan.accumulator, plan.hidden):
+        raise YipanError(f"{plan.start} is {network.accumulator}x2-{network.hidden}-1, not "
+                         f"the {plan.accumulator}x2-{plan.hidden}-1 asked (--accumulator, "
+                         "--hidden)")
+    return network
+
+
+def start_params(plan: NnuePlan) -> dict[str, np.ndarray]:
+    """The float weights of ``plan.start``'s network (its integers over their scales): a
+    round that goes on from the last network keeps what it learned rather than starting
+    from noise."""
+    from .nnue_fit import dequantise
+
+    return dequantise(start_network(plan).arrays)
 
 
 def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions],
