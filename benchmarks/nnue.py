@@ -3,6 +3,7 @@ evaluation: its speed in nodes a CPU-second, and a match. Chess by default, ``--
 xiangqi`` for xiangqi.
 
     PYTHONPATH=src python benchmarks/nnue.py speed --network FILE [--nodes 200000] [--rounds 3]
+    PYTHONPATH=src python benchmarks/nnue.py kernel [--network FILE] [--calls 1000000]
     PYTHONPATH=src python benchmarks/nnue.py match --network FILE [--pairs 20]
         [--nodes 20000 | --movetime 0.1] [--workers 2] [--baseline OTHER_FILE]
     PYTHONPATH=src python benchmarks/nnue.py both --game xiangqi --network FILE
@@ -13,6 +14,12 @@ alternating which goes first, to the same node budget (the engine cleared before
 CPU time; prints each round's nodes a CPU-second for both and their ratio (network / hand),
 and the median ratio. Without ``--network``, a network of random weights of the size given
 (its cost does not depend on its weights).
+
+``kernel``: the cost of one evaluation, in CPU nanoseconds a call: the network's (a
+child's accumulator made from its parent's by the move's changes, then the layers after it,
+as at a node of the search) and the hand-set evaluation's of the same children, for up to
+20 moves of each position, ``--calls`` calls in all for each. The difference, times the
+evaluations a search makes, is what the network costs a second.
 
 ``match``: pairs of games from balanced openings (a few plies of main lines, then
 ``random_plies`` random moves drawn from the pair's seed), each pair played twice with the
@@ -143,6 +150,70 @@ def speed(args: argparse.Namespace) -> None:
     print(f"median ratio network / hand: {statistics.median(ratios):.3f}")
 
 
+def kernel(args: argparse.Namespace) -> None:
+    import importlib
+
+    from numba import njit
+
+    from yipan.chess_family.nnue import NETWORK_FIELDS, network_memory
+
+    game = args.game
+    network = (load(args.network, game) if args.network
+               else random_network(game, args.accumulator, args.hidden,
+                                   np.random.default_rng(0)))
+    features = importlib.import_module(f"yipan.games.{game}.nnue")
+    hand = importlib.import_module(f"yipan.games.{game}.evaluation")
+    rules = importlib.import_module(f"yipan.games.{game}.rules")
+    network_value, evaluate = features.network_value, hand.evaluate
+    second = (np.zeros(64, np.int64) if game == "chess"
+              else np.ascontiguousarray(hand.DEFAULT_WEIGHTS))
+
+    @njit
+    def by_network(calls, stack, memory):  # type: ignore[no-untyped-def]
+        total = 0
+        for _ in range(calls):
+            memory[1][1] = 0  # the child's accumulator is stale: made again from the parent's
+            total += network_value(stack, 1, *memory)
+        return total
+
+    @njit
+    def by_hand(calls, stack, second):  # type: ignore[no-untyped-def]
+        total = 0
+        for _ in range(calls):
+            total += evaluate(stack[1], second)
+        return total
+
+    memory_arrays = network_memory(dict(network.arrays))
+    memory = tuple(memory_arrays[name] for name in ("accumulators", "fresh", "changes",
+                                                    "counts", "inputs", *NETWORK_FIELDS[:6]))
+    pairs = []
+    engine = nnue_game(game).engine()
+    for fen in positions_of(game):
+        state = state_of(game, fen)
+        for move in engine.game.legal_moves(state)[:20]:
+            stack = np.stack([rules.to_row(state), rules.to_row(engine.game.play(state, move))])
+            pairs.append(np.ascontiguousarray(stack.astype(np.int64)))
+    each = max(1, args.calls // len(pairs))
+    seconds = {"network": 0.0, "hand": 0.0}
+    by_network(1, pairs[0], memory)
+    by_hand(1, pairs[0], second)
+    for stack in pairs:
+        memory[1][0] = 0  # the parent's accumulator made anew for this pair
+        by_network(1, stack, memory)
+        start = time.process_time()
+        by_network(each, stack, memory)
+        seconds["network"] += time.process_time() - start
+        start = time.process_time()
+        by_hand(each, stack, second)
+        seconds["hand"] += time.process_time() - start
+    calls = each * len(pairs)
+    print(f"{game}: network {network.accumulator}x2-{network.hidden}-1"
+          f"{' (random weights)' if not args.network else ''}, {len(pairs)} children, "
+          f"{calls:,} calls each")
+    for name, spent in seconds.items():
+        print(f"  {name:8}{spent / calls * 1e9:7.0f} ns a call")
+
+
 def play_game(game_name: str, network_path: str, network_white: bool, opening: str, seed: int,
               nodes: int, movetime: float, baseline_path: str | None = None
               ) -> tuple[float, str]:
@@ -213,7 +284,7 @@ def match(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("mode", choices=("speed", "match", "both"))
+    parser.add_argument("mode", choices=("speed", "kernel", "match", "both"))
     parser.add_argument("--game", choices=("chess", "xiangqi"), default="chess")
     parser.add_argument("--network", type=Path, default=None)
     parser.add_argument("--baseline", type=Path, default=None,
@@ -226,12 +297,17 @@ def main() -> None:
                         help="both: the speed's nodes a position (default 200,000)")
     parser.add_argument("--movetime", type=float, default=0.0)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--calls", type=int, default=1_000_000,
+                        help="kernel: evaluations timed with each (default %(default)s)")
     parser.add_argument("--pairs", type=int, default=20)
     parser.add_argument("--accumulator", type=int, default=128)
     parser.add_argument("--hidden", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
+    if args.mode == "kernel":
+        kernel(args)
+        return
     if args.mode != "speed" and args.network is None:
         parser.error(f"{args.mode} needs --network")
     if args.mode == "speed":

@@ -90,39 +90,46 @@ def sub_feature(accumulator: np.ndarray, weights: np.ndarray, feature: int) -> N
         accumulator[i] -= row[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_changes(parent: np.ndarray, child: np.ndarray, weights: np.ndarray,
                   changes: np.ndarray, added: np.ndarray, removed: np.ndarray) -> None:
     """``child[p] := parent[p] + columns added - columns removed`` for both perspectives
     (``changes[0, p, :added[p]]`` and ``changes[1, p, :removed[p]]``). A quiet move (one in,
-    one out) and a capture (one in, two out) are one pass over the columns each."""
+    one out) and a capture (one in, two out) are one pass over the columns each.
+
+    Indexed in two dimensions rather than through per-perspective slices, and inlined with
+    ``forward`` into the game's ``network_value``: a slice is a new array header at every
+    call, and a call passes a dozen of them (benchmarks/nnue.py kernel measures both)."""
+    width = parent.shape[1]
     for perspective in range(2):
-        into = child[perspective]
-        source = parent[perspective]
         ins = added[perspective]
         outs = removed[perspective]
-        if ins == 1 and outs == 1:
-            plus = weights[changes[0, perspective, 0]]
-            minus = weights[changes[1, perspective, 0]]
-            for i in range(into.shape[0]):
-                into[i] = source[i] + plus[i] - minus[i]
+        if ins == 1 and outs <= 2:
+            plus = changes[0, perspective, 0]
+            minus = changes[1, perspective, 0]
+            if outs == 1:
+                for i in range(width):
+                    child[perspective, i] = (parent[perspective, i] + weights[plus, i]
+                                             - weights[minus, i])
+            else:
+                taken = changes[1, perspective, 1]
+                for i in range(width):
+                    child[perspective, i] = (parent[perspective, i] + weights[plus, i]
+                                             - weights[minus, i] - weights[taken, i])
             continue
-        if ins == 1 and outs == 2:
-            plus = weights[changes[0, perspective, 0]]
-            minus = weights[changes[1, perspective, 0]]
-            taken = weights[changes[1, perspective, 1]]
-            for i in range(into.shape[0]):
-                into[i] = source[i] + plus[i] - minus[i] - taken[i]
-            continue
-        for i in range(into.shape[0]):
-            into[i] = source[i]
+        for i in range(width):
+            child[perspective, i] = parent[perspective, i]
         for k in range(ins):
-            add_feature(into, weights, changes[0, perspective, k])
+            feature = changes[0, perspective, k]
+            for i in range(width):
+                child[perspective, i] += weights[feature, i]
         for k in range(outs):
-            sub_feature(into, weights, changes[1, perspective, k])
+            feature = changes[1, perspective, k]
+            for i in range(width):
+                child[perspective, i] -= weights[feature, i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def forward(accumulator: np.ndarray, side: int, inputs: np.ndarray, l1_weights: np.ndarray,
             l1_bias: np.ndarray, out_weights: np.ndarray, out_bias: np.ndarray) -> int:
     """The network's value in centipawns for ``side`` (to move) from its accumulator

@@ -59,7 +59,7 @@ def refresh(position: np.ndarray, accumulator: np.ndarray, weights: np.ndarray,
                 add_feature(into, weights, feature(perspective, piece, square))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def board_changes(parent: np.ndarray, child: np.ndarray, changes: np.ndarray,
                   counts: np.ndarray) -> None:
     """The features ``child`` has that ``parent`` has not (``changes[0, p, :counts[0, p]]``)
