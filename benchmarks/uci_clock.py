@@ -3,7 +3,8 @@ the ``position`` line costs.
 
     PYTHONPATH=src python benchmarks/uci_clock.py [--games 4] [--base 10] [--inc 0.1]
         [--overhead 100] [--opponent self|stockfish] [--stockfish-elo 2200]
-        [--stockfish PATH] [--src DIR] [--eval-file NETWORK] [--replay-only | --games-only]
+        [--stockfish PATH] [--src DIR] [--eval-file NETWORK] [--first-game N]
+        [--replay-only | --games-only]
 
 Clock games: the ``uci-yipan`` program (``python -m yipan.protocols.uci`` from ``--src``,
 this tree's src by default) is driven by python-chess's engine client, as a GUI drives it,
@@ -15,7 +16,9 @@ black_inc=...)``). Each move's time is measured on the GUI's side, from sending
 falls below zero loses the game on time. The opponent is a second yipan process or
 Stockfish held to ``UCI_Elo`` (with the same ``Move Overhead``); games start from a few
 balanced openings, yipan taking white and black in turn, and end by python-chess's rules
-or, after ``MAX_PLIES``, as a draw. yipan runs in ``debug on`` mode, so each of its answers
+or, after ``MAX_PLIES``, as a draw. ``--first-game N`` numbers the games from N (its opening
+and colours as in one long run): two runs side by side, each on one core, play one run's
+games in half the time. yipan runs in ``debug on`` mode, so each of its answers
 says how long it took by its own measure and its hard limit. Printed per game: the result,
 its length, yipan's least clock left after a move (before the increment), its longest move,
 the most time the GUI saw beyond the engine's own measure (pipes, scheduling: what Move
@@ -230,7 +233,7 @@ def clock_games(args: argparse.Namespace) -> None:
     games: list[Played] = []
     points: list[float] = []  # yipan's, against Stockfish
     try:
-        for number in range(args.games):
+        for number in range(args.first_game, args.first_game + args.games):
             opening = OPENINGS[(number // 2) % len(OPENINGS)]
             yipan_white = number % 2 == 0
             engines = (yipan, opponent) if yipan_white else (opponent, yipan)
@@ -262,6 +265,8 @@ def clock_games(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--first-game", type=int, default=0,
+                        help="the number of the first game (its opening and colours)")
     parser.add_argument("--base", type=float, default=10.0, help="seconds on each clock")
     parser.add_argument("--inc", type=float, default=0.1, help="seconds added a move")
     parser.add_argument("--overhead", type=int, default=100, help="Move Overhead (ms)")
