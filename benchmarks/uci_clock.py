@@ -9,7 +9,8 @@ the ``position`` line costs.
 Clock games: the ``uci-yipan`` program (``python -m yipan.protocols.uci`` from ``--src``,
 this tree's src by default) is driven by python-chess's engine client, as a GUI drives it,
 with ``Move Overhead`` set to ``--overhead`` ms (and ``EvalFile`` to ``--eval-file``: a network,
-or ``builtin``, the one the package ships) and a ``--base`` + ``--inc`` seconds clock
+or ``hand``, the hand-set evaluation; the engine's default is the network the package ships)
+and a ``--base`` + ``--inc`` seconds clock
 for each side (``chess.engine.Limit(white_clock=..., black_clock=..., white_inc=...,
 black_inc=...)``). Each move's time is measured on the GUI's side, from sending
 ``position``/``go`` to reading ``bestmove``, and taken off the mover's clock; a clock that
@@ -276,7 +277,8 @@ def main() -> None:
     parser.add_argument("--stockfish-elo", type=int, default=2200)
     parser.add_argument("--src", default=str(SRC), help="the yipan source tree to run")
     parser.add_argument("--eval-file", default="",
-                        help="yipan's EvalFile: a network, or builtin (default: hand-set)")
+                        help="yipan's EvalFile: a network, or hand (default: the engine's, "
+                        "the shipped network)")
     parser.add_argument("--seed", type=int, default=1, help="of the replayed lines")
     parser.add_argument("--replay-only", action="store_true")
     parser.add_argument("--games-only", action="store_true")

@@ -169,7 +169,7 @@ def test_uci_evalfile_loads_a_network_and_refuses_a_damaged_one_in_one_line(tmp_
         assert uci.handle(line) is True
     assert uci.search_thread is not None
     uci.search_thread.join(120)
-    assert "option name EvalFile type string default <empty>" in lines
+    assert "option name EvalFile type string default builtin" in lines
     refusals = [line for line in lines if line.startswith("info string setoption: EvalFile")]
     assert len(refusals) == 1 and "bad.nnue is not a yipan network file" in refusals[0]
     assert any(" depth 1 " in line and "score cp -80" in line for line in lines)
@@ -188,34 +188,44 @@ def test_analyze_with_eval_file_uses_the_network_and_refuses_a_damaged_one(tmp_p
     assert "+0.80" in capsys.readouterr().out  # the constant network's value, white to move
 
 
-def test_builtin_is_the_shipped_network_and_hand_the_default(capsys):
-    """``--eval-file builtin`` evaluates with the network the package ships; without the
-    option, or with ``hand``, the hand-set evaluation evaluates; UCI's EvalFile takes the same
-    names."""
+def test_the_shipped_network_evaluates_by_default_and_hand_asks_for_the_hand_set_one(capsys):
+    """Without the option, or with ``--eval-file builtin``, the network the package ships
+    evaluates; with ``hand`` the hand-set evaluation; UCI's EvalFile takes the same names
+    (empty: the hand-set one), and the AI that ``play`` makes follows ``--eval-file``."""
     import json
 
     from yipan.chess_family.nnue_file import BUILTIN, HAND, shipped
     from yipan.cli.main import main
+    from yipan.games.chess import hooks
     from yipan.protocols.uci import UciEngine
 
     network = load(BUILTIN, "chess")
     assert network.game == "chess" and shipped("chess").name == "chess.nnue"
     by_network, by_hand = scores_by_network_and_hand(lambda: Engine(hash_mb=1),
                                                      Chess().initial_state())
-    for arguments, score, evaluation in (([], by_hand, HAND),
+    for arguments, score, evaluation in (([], by_network, "network"),
                                          (["--eval-file", HAND], by_hand, HAND),
                                          (["--eval-file", BUILTIN], by_network, "network")):
         assert main(["analyze", "chess", "--depth", "3", "--json", *arguments]) == 0
         extra = json.loads(capsys.readouterr().out)["extra"]
         assert (extra["score_cp"], extra["evaluation"]) == (score, evaluation), arguments
 
-    for value, score in ((BUILTIN, by_network), (HAND, by_hand)):
+    for values, score in (([], by_network), ([BUILTIN], by_network), ([HAND], by_hand),
+                          ([""], by_hand)):
         lines: list[str] = []
         uci = UciEngine(lines.append, hash_mb=1)
-        for line in ("uci", f"setoption name EvalFile value {value}", "position startpos",
-                     "go depth 3"):
+        for line in ("uci", *(f"setoption name EvalFile value {value}" for value in values),
+                     "position startpos", "go depth 3"):
             assert uci.handle(line) is True
         assert uci.search_thread is not None
         uci.search_thread.join(120)
         assert any(" depth 3 " in line and f"score cp {score} " in line for line in lines), \
-            (value, lines[-3:])
+            (values, lines[-3:])
+
+    game = Chess()
+    for options, uses_network in (({}, True), ({"eval-file": HAND}, False),
+                                  ({"eval-file": BUILTIN}, True)):
+        hooks.start(game, options)  # what ``yipan play`` reads; the web page's AIs: {}
+        player = hooks.HOOKS.make_ai(game, "easy", random.Random(3), None)
+        assert (player.engine.network is not None) is uses_network, options
+    hooks.start(game, {})

@@ -16,10 +16,9 @@ arrays or checksum do not match, or one made for another game, is refused in one
 ``BUILTIN`` (``builtin``) names the network the package ships for a game (``yipan/data/
 GAME.nnue``), wherever a file is asked for (``--eval-file builtin``, ``EvalFile builtin``);
 ``HAND`` (``hand``) asks for the hand-set evaluation instead; files of those names are
-``./builtin`` and ``./hand``. Xiangqi's player, analysis and engine protocols evaluate with
-the shipped network unless told otherwise (it wins at equal time by a wide margin); chess,
-whose shipped network wins at equal time by a small one, evaluates by hand unless a network
-is asked for.
+``./builtin`` and ``./hand``. The players, analyses and engine protocols of both games
+evaluate with the shipped network unless told otherwise: each wins at equal time against
+the hand-set evaluation.
 """
 
 from __future__ import annotations

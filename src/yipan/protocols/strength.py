@@ -10,9 +10,11 @@ sometimes prefers a worse move. The random source is the loop's injected ``rando
 ``ANCHORS`` are the measured points: at each anchor's (budget, temperature) yipan scored
 about 50% against Stockfish 15.1 at ``UCI_LimitStrength true, UCI_Elo`` = the anchor's Elo,
 Stockfish searching to the depth where it picks its weakened move (``go depth 1 + level``,
-the pick a long time control makes). Between anchors the budget is interpolated
-geometrically and the temperature linearly. ``benchmarks/chess_strength.py`` measures them
-(docs/performance.md has the table); the Elo range is what was measured, nothing outside it.
+the pick a long time control makes), chess's engine evaluating by hand: a weakened chess
+search evaluates so whatever ``EvalFile`` says (``Variant.scaled_evaluation``). Between
+anchors the budget is interpolated geometrically and the temperature linearly.
+``benchmarks/chess_strength.py`` measures them (docs/performance.md has the table); the Elo
+range is what was measured, nothing outside it.
 """
 
 from __future__ import annotations

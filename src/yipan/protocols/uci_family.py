@@ -476,9 +476,10 @@ class EngineProtocol:
             limit = replace(limit, depth=1, nodes=None, time=None)
         if self.elo is not None and len(moves) > 1:
             budget = strength.node_budget(self.elo)
-            lines = self._think_lines(
-                state, moves, replace(limit, nodes=min(limit.nodes or budget, budget)), soft,
-                max(self.multipv, strength.CANDIDATES))
+            with self.variant.scaled_evaluation():
+                lines = self._think_lines(
+                    state, moves, replace(limit, nodes=min(limit.nodes or budget, budget)),
+                    soft, max(self.multipv, strength.CANDIDATES))
             found = strength.choose(lines, self.elo, self.rng)
         elif self.multipv > 1 and len(moves) > 1:
             found = self._think_lines(state, moves, limit, soft, self.multipv)[0]

@@ -15,7 +15,7 @@ ask it for:
 - its own UCI options (``options``, ``set_option``; an ``Option`` writes its line of the
   ``uci`` answer): the chess books and endgame tables, xiangqi's coordinates, and for both
   ``EvalFile``, a network (``yipan train GAME --nnue``) the engine evaluates with
-  (xiangqi's default: ``builtin``, the shipped one; chess evaluates by hand by default).
+  (by default ``builtin``, the one the package ships; empty or ``hand``: the hand-set one).
 
 The loop imports this module, never the other way round: a variant knows nothing of the
 protocol's lines but its options' names.
@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -132,6 +133,12 @@ class Variant:
             return int(found.pv[1])
         return self.engine.table_reply(state, found.move)
 
+    @contextmanager
+    def scaled_evaluation(self) -> Iterator[None]:
+        """The evaluation that ``UCI_LimitStrength``'s scale (``strength.ANCHORS``) was
+        measured with, in use for the block; the one chosen is back after it."""
+        yield
+
     def warm_up(self) -> None:
         self.engine.warm_up()
 
@@ -185,19 +192,34 @@ class ChessVariant(Variant):
         Option("OwnBook", "check", "false"), Option("BookFile", "string", ""),
         Option("TablebasePath", "string", ""), Option("SyzygyPath", "string", ""),
         Option("UCI_Chess960", "check", "false"))
-    options += (Option("EvalFile", "string", ""),)  # a network (yipan train chess --nnue)
+    # EvalFile: the shipped network unless a GUI names another (yipan train chess --nnue),
+    # or empty (or hand) for the hand-set evaluation
+    options += (Option("EvalFile", "string", "builtin"),)
 
     def __init__(self, hash_mb: int) -> None:
+        from ..chess_family.nnue_file import BUILTIN
         from ..games.chess.engine import Clock, Engine, budget, uci_score
         from ..games.chess.rules import Chess, legal_moves_of
 
         super().__init__(Engine(hash_mb), Chess, legal_moves_of, Clock, budget, uci_score)
+        self.engine.use_network(BUILTIN)
         self.own_book = False
         self.book_file = ""
         self.chess960 = False
 
     def table_hits(self, iteration: Any) -> int | None:
         return int(iteration.tablebase_hits)
+
+    @contextmanager
+    def scaled_evaluation(self) -> Iterator[None]:
+        """The hand-set evaluation: the strength scale was measured with it, and a network
+        makes every node budget play stronger than its anchor says."""
+        chosen = self.engine.network
+        self.engine.use_network(None)
+        try:
+            yield
+        finally:
+            self.engine.use_network(chosen)
 
     def set_option(self, name: str, value: str, note: Note) -> None:
         if name == "ownbook":

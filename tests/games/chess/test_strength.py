@@ -121,3 +121,20 @@ def test_an_injected_random_source_repeats_the_weakened_moves():
 
     first = moves(21)
     assert len(first) == 5 and first == moves(21)
+
+
+def test_a_weakened_search_evaluates_by_hand_as_the_scale_was_measured():
+    """The anchors were measured with the hand-set evaluation: a weakened search uses it
+    whatever EvalFile says, and the chosen evaluation is back for the next full search."""
+    weaken = ("setoption name UCI_LimitStrength value true",
+              f"setoption name UCI_Elo value {strength.MIN_ELO}")
+    assert searched(*weaken)[0] == searched("setoption name EvalFile value hand", *weaken)[0]
+    assert searched()[0] != searched("setoption name EvalFile value hand")[0]
+
+    out = Transcript()
+    uci = UciEngine(out, hash_mb=1, rng=random.Random(5))
+    for line in (*weaken, "position startpos", "go nodes 3000"):
+        assert uci.handle(line) is True
+    assert uci.search_thread is not None
+    uci.search_thread.join(120)
+    assert uci.variant.engine.network is not None

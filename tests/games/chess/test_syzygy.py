@@ -145,7 +145,7 @@ def test_analyze_reports_a_syzygy_win_without_a_length(tables, monkeypatch):
 
     monkeypatch.setattr(hooks, "open_syzygy", lambda folder: stand_in(tables))
     monkeypatch.setattr(hooks, "analysis_engine",
-                        lambda syzygy: Engine(8, tables=None, syzygy=syzygy))
+                        lambda syzygy, network: Engine(8, tables=None, syzygy=syzygy))
     game = Chess(KRK)
     analysis = hooks.analyze(game, game.initial_state(),
                              AnalysisRequest(options={"syzygy": "somewhere"}))
@@ -163,7 +163,7 @@ def test_each_analysis_has_its_own_syzygy_setting(tables, monkeypatch):
     monkeypatch.setattr(hooks, "open_syzygy", lambda folder: stand_in(tables))
     made: list[Engine] = []
 
-    def engine_of(syzygy):
+    def engine_of(syzygy, network):
         made.append(Engine(1, tables=None, syzygy=syzygy))
         return made[-1]
 

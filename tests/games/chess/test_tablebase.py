@@ -127,7 +127,7 @@ def test_analyze_reports_the_verdict(tables, monkeypatch):
     from yipan.games.chess import hooks
 
     monkeypatch.setattr(hooks, "analysis_engine",
-                        lambda syzygy: Engine(8, tables=tables, syzygy=syzygy))
+                        lambda syzygy, network: Engine(8, tables=tables, syzygy=syzygy))
     game = Chess("8/8/8/4k3/8/8/8/KR6 b - - 0 1")
     analysis = hooks.analyze(game, game.initial_state(), AnalysisRequest())
     assert analysis.exact and analysis.outcome == -1
@@ -268,7 +268,7 @@ def test_analyze_prints_the_tables_verdict(tables, monkeypatch, capsys):
     from yipan.games.chess import hooks
 
     monkeypatch.setattr(hooks, "analysis_engine",
-                        lambda syzygy: Engine(8, tables=tables, syzygy=syzygy))
+                        lambda syzygy, network: Engine(8, tables=tables, syzygy=syzygy))
     assert main(["analyze", "chess", "--fen", "8/8/8/4k3/8/8/8/KR6 b - - 0 1"]) == 0
     out = capsys.readouterr().out
     assert "endgame table KRK: loss for black, mated in 15 moves" in out

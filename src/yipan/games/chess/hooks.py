@@ -15,10 +15,12 @@ consults at the root after yipan's own (``syzygy``); a folder without any is ref
 proves a win without its length: such an answer is not marked exact (its ``tablebase``
 verdict says "win"); its draws (the fifty-move rule's included) are.
 
-``--eval-file builtin`` (``play``, ``analyze``) evaluates with the network the package ships
-(``yipan/data/chess.nnue``), ``--eval-file FILE`` with one made by ``yipan train chess
---nnue``; the hand-set evaluation (``hand``) stays the default while the network's margin at
-equal time is small. ``extra["evaluation"]`` says which evaluated.
+The AI, the analysis and the mate search evaluate with the network the package ships
+(``yipan/data/chess.nnue``): at equal time it beats the hand-set evaluation.
+``--eval-file NETWORK`` (``play``, ``analyze``, ``solve``) picks another, made by ``yipan train
+chess --nnue``, or ``hand`` for the hand-set evaluation; a damaged file, or one for another
+game, is refused in one line before anything starts. ``extra["evaluation"]`` says which
+evaluated.
 """
 
 from __future__ import annotations
@@ -48,20 +50,20 @@ OPTIONS = (
     CommandOption("syzygy", "a folder of Syzygy endgame tables (.rtbw/.rtbz) to consult at "
                   "the root, after yipan's own tables", commands=("play", "analyze", "solve"),
                   kind=str, metavar="FOLDER"),
-    CommandOption("eval-file", f"evaluate with a network instead of the hand-set evaluation: "
-                  f"{BUILTIN} (the one yipan ships) or a file made by yipan train chess --nnue "
-                  f"({HAND}: the hand-set evaluation, the default)",
-                  commands=("play", "analyze"), kind=str, metavar="NETWORK"),
+    CommandOption("eval-file", f"the evaluation: {BUILTIN} (the network yipan ships, the "
+                  f"default), {HAND} (the hand-set one), or a network made by yipan train "
+                  f"chess --nnue", commands=("play", "analyze", "solve"), kind=str,
+                  metavar="NETWORK"),
 )
 _chosen: dict[str, Syzygy | None] = {"play": None}  # the folder ``start`` opened for play
-_network: dict[str, NetworkFile | None] = {"play": None}  # the network ``start`` read
+_evaluation = {"play": BUILTIN}  # what ``start`` read: the AIs made next evaluate with it
 
 
 @lru_cache(maxsize=4)
-def open_network(path: str) -> NetworkFile | None:
-    """A network file read once in a process (refused, one line, when damaged); None for
-    ``hand``."""
-    return choose(path, "chess")
+def open_network(name: str) -> NetworkFile | None:
+    """The evaluation ``name`` asks for, read once in a process (None: the hand-set one;
+    refused in one line when the file is damaged)."""
+    return choose(name, "chess")
 
 
 @lru_cache(maxsize=4)
@@ -71,12 +73,14 @@ def open_syzygy(folder: str) -> Syzygy:
 
 
 def start(game: Chess, options: Mapping[str, Any]) -> None:
-    """Open ``--syzygy`` before anything is prepared (a bad folder is one line at once);
-    the AI that ``play`` makes next consults it. Never moves the start."""
+    """Open ``--syzygy`` and read ``--eval-file`` before anything is prepared (a bad
+    folder or file is one line at once); the AI that ``play`` makes next uses them. Never
+    moves the start."""
     folder = options.get("syzygy")
     _chosen["play"] = open_syzygy(folder) if folder else None
-    network = options.get("eval-file")
-    _network["play"] = open_network(network) if network else None
+    name = options.get("eval-file") or BUILTIN
+    open_network(name)
+    _evaluation["play"] = name
 
 
 def analysis_engine(syzygy: Syzygy | None, network: NetworkFile | None = None) -> Engine:
@@ -91,11 +95,9 @@ def _think(state: Position, request: AnalysisRequest, default_seconds: float) ->
     """A fresh engine's answer, with the request's Syzygy folder and network (if any)."""
     folder = request.options.get("syzygy")
     syzygy = open_syzygy(folder) if folder else None
-    path = request.options.get("eval-file")
-    network = open_network(path) if path else None
-    make = partial(analysis_engine, syzygy) if network is None \
-        else partial(analysis_engine, syzygy, network)
-    return think_once(make, state, analysis_limit(request, default_seconds))
+    network = open_network(request.options.get("eval-file") or BUILTIN)
+    return think_once(partial(analysis_engine, syzygy, network), state,
+                      analysis_limit(request, default_seconds))
 
 
 def _report(game: Chess, state: Position, request: AnalysisRequest, iteration: Iteration,
@@ -115,8 +117,7 @@ def _report(game: Chess, state: Position, request: AnalysisRequest, iteration: I
         "san": game.describe_move(state, iteration.move),
         "pv_san": game.san_line(state, iteration.pv),
         "tablebase": verdict,
-        "evaluation": HAND if request.options.get("eval-file") in (None, "", HAND)
-        else "network",
+        "evaluation": HAND if request.options.get("eval-file") == HAND else "network",
     }
     return report(iteration, engine, extra, exact)
 
@@ -172,15 +173,19 @@ def prepare(game: Chess | None = None) -> None:
     """Compile (or load) the kernels a game needs: the evaluation and the search (the perft
     counter is prepared by ``yipan perft`` and ``yipan prepare``: ``prepare.prepare_counter``)."""
     game = game or Chess()
-    Engine(1).warm_up()
+    engine = Engine(1)
+    engine.use_network(open_network(BUILTIN))  # the evaluation the AIs use
+    engine.warm_up()
     game.evaluate(game.initial_state())
 
 
 def _make_ai(game: Chess, level: str, rng: Any, time: float | None) -> ChessPlayer:
-    """The engine as the AI, consulting the Syzygy folder ``start`` opened (if any)."""
+    """The engine as the AI, consulting the Syzygy folder ``start`` opened (if any) and
+    evaluating as ``start`` read (the shipped network unless ``--eval-file`` said otherwise;
+    the web page's AIs always use it)."""
     player = make_ai(game, level, rng, time)
     player.engine.syzygy = _chosen["play"]
-    player.engine.use_network(_network["play"])
+    player.engine.use_network(open_network(_evaluation["play"]))
     return player
 
 
