@@ -98,3 +98,18 @@ def train(command: list[str], folder: Path) -> Path:
     output = folder / "tiny.nnue"
     assert main([*command, "--output", str(output)]) == 0
     return output
+
+
+def assert_the_ai_follows_eval_file(game: Any, hooks: Any) -> None:
+    """The AI a game's hooks make evaluates as ``start`` read ``--eval-file``: the shipped
+    network without it or with ``builtin``, by hand with ``hand``."""
+    import random
+
+    from yipan.chess_family.nnue_file import BUILTIN, HAND
+
+    for options, uses_network in (({}, True), ({"eval-file": HAND}, False),
+                                  ({"eval-file": BUILTIN}, True)):
+        hooks.start(game, options)  # what ``yipan play`` reads; the web page's AIs: {}
+        player = hooks.HOOKS.make_ai(game, "easy", random.Random(3), None)
+        assert (player.engine.network is not None) is uses_network, options
+    hooks.start(game, {})

@@ -28,6 +28,7 @@ from yipan.games.chess.rules import Chess, position_from_fen, to_row
 from yipan.games.nnue_fit import dequantise, float_output, quantise
 
 from .nnue_helpers import (
+    assert_the_ai_follows_eval_file,
     constant_network,
     damaged,
     random_arrays,
@@ -222,10 +223,4 @@ def test_the_shipped_network_evaluates_by_default_and_hand_asks_for_the_hand_set
         assert any(" depth 3 " in line and f"score cp {score} " in line for line in lines), \
             (values, lines[-3:])
 
-    game = Chess()
-    for options, uses_network in (({}, True), ({"eval-file": HAND}, False),
-                                  ({"eval-file": BUILTIN}, True)):
-        hooks.start(game, options)  # what ``yipan play`` reads; the web page's AIs: {}
-        player = hooks.HOOKS.make_ai(game, "easy", random.Random(3), None)
-        assert (player.engine.network is not None) is uses_network, options
-    hooks.start(game, {})
+    assert_the_ai_follows_eval_file(Chess(), hooks)

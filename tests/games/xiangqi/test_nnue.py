@@ -38,6 +38,7 @@ from yipan.games.xiangqi.nnue import (
 from yipan.games.xiangqi.rules import Xiangqi, position_from_fen, to_row
 
 from ...chess_family.nnue_helpers import (
+    assert_the_ai_follows_eval_file,
     constant_network,
     damaged,
     random_arrays,
@@ -257,10 +258,4 @@ def test_the_shipped_network_evaluates_by_default_and_hand_asks_for_the_hand_set
         assert any(line.lower().endswith("evalfile type string default builtin")
                    for line in lines), hello
 
-    game = Xiangqi()
-    for options, uses_network in (({}, True), ({"eval-file": HAND}, False),
-                                  ({"eval-file": BUILTIN}, True)):
-        hooks.start(game, options)  # what ``yipan play`` reads; the web page's AIs: {}
-        player = hooks.HOOKS.make_ai(game, "easy", random.Random(3), None)
-        assert (player.engine.network is not None) is uses_network, options
-    hooks.start(game, {})
+    assert_the_ai_follows_eval_file(Xiangqi(), hooks)
