@@ -51,7 +51,9 @@ NO_SCORE = -(1 << 40)  # ``probe``: the entry does not settle the node
 TABLE_MOVE_KEY = 1 << 30
 CAPTURE_KEY = 1 << 28
 KILLER_KEY = 1 << 26
-HISTORY_CAP = 1 << 20
+HISTORY_MAX = 1 << 14  # ``nudge_history`` keeps a count within +-this (below KILLER_KEY)
+QUIET_TRIED = -(1 << 40)  # the spent ordering key of a quiet move searched at a node
+HISTORY_REDUCTION_STEP = 8192  # a late move's reduction moves by one ply per this of history
 
 FUTILITY_MARGIN = 120  # a quiet move at depth d is pruned when eval + d * this <= alpha
 REVERSE_FUTILITY_MARGIN = 90  # a node at depth d returns when eval - d * this >= beta
@@ -228,10 +230,13 @@ def futile(depth: int, static: int, alpha: int, searched: int) -> bool:
 
 @njit(cache=True, inline="always")
 def late_reduction(ctx: Any, ply: int, depth: int, searched: int, move: int,
-                   pv_node: bool) -> int:
+                   pv_node: bool, history: int) -> int:
     """How much shallower a late quiet move is searched first (less on the principal
-    variation and for a killer), never below depth 1."""
+    variation, for a killer and for a move of good ``history``; more for a bad one), never
+    below depth 1."""
     reduction = ctx.reductions[min(depth, 63), min(searched, 63)]
+    by_history = history // HISTORY_REDUCTION_STEP
+    reduction -= max(by_history, 0) if pv_node else by_history
     if pv_node:
         reduction -= 1
     if move == ctx.killers[ply, 0] or move == ctx.killers[ply, 1]:
@@ -256,14 +261,39 @@ def new_best(ctx: Any, ply: int, move: int, score: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def reward_quiet(ctx: Any, ply: int, side: int, origin: int, target: int,
-                 move: int, depth: int) -> None:
-    """A quiet move that cut off: the first killer at this ply, and history by depth²."""
+def history_bonus(depth: int) -> int:
+    """How far a cut-off at ``depth`` moves a history count: depth², scaled, capped."""
+    return min(32 * depth * depth, HISTORY_MAX // 4)
+
+
+@njit(cache=True, inline="always")
+def nudge_history(ctx: Any, side: int, origin: int, target: int, amount: int) -> None:
+    """Move a history count by ``amount`` with gravity: the nearer the count is to
+    ``HISTORY_MAX`` on the side it moves to, the less it moves, so counts stay bounded and a
+    move that stops cutting off loses its rank within a few nodes rather than never."""
+    value = ctx.history[side, origin, target]
+    ctx.history[side, origin, target] = value + amount - value * abs(amount) // HISTORY_MAX
+
+
+@njit(cache=True, inline="always")
+def reward_quiet(ctx: Any, ply: int, side: int, move: int, depth: int, index: int,
+                 square_bits: int) -> None:
+    """A quiet move that cut off at the ``index``-th of its node's list: the first killer at
+    this ply; its history up, and down by as much for the quiet moves searched before it there
+    (their spent keys set to ``QUIET_TRIED``), ranked above it and not cutting off. A move's
+    origin is its low ``square_bits`` bits, its target the next as many."""
     if ctx.killers[ply, 0] != move:
         ctx.killers[ply, 1] = ctx.killers[ply, 0]
         ctx.killers[ply, 0] = move
-    bonus = ctx.history[side, origin, target] + depth * depth
-    ctx.history[side, origin, target] = min(bonus, HISTORY_CAP)
+    mask = (1 << square_bits) - 1
+    bonus = history_bonus(depth)
+    nudge_history(ctx, side, move & mask, (move >> square_bits) & mask, bonus)
+    moves = ctx.moves[ply]
+    keys = ctx.keys_of_moves[ply]
+    for earlier in range(index):
+        if keys[earlier] == QUIET_TRIED:
+            tried = moves[earlier]
+            nudge_history(ctx, side, tried & mask, (tried >> square_bits) & mask, -bonus)
 
 
 @njit(cache=True, inline="always")

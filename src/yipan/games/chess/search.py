@@ -25,7 +25,8 @@ cost more than it gained at larger ones). Above it, in order:
 - a check extension (a side in check searches one ply deeper);
 - reverse futility (a static evaluation far above beta at low depth returns) and the null
   move (pass; if a search reduced by R = 3 + depth / 6 still fails high, so does this node);
-- moves ordered: table move, captures by SEE and MVV-LVA, killer moves, history counts;
+- moves ordered: table move, captures by SEE and MVV-LVA, killer moves, history counts
+  (up for a quiet move that cuts off, down for the quiet moves searched before it there);
 - late move reductions (quiet moves after the first few searched shallower by
   log(depth) * log(index) / 2.25, searched again at full depth when they beat alpha), and
   principal variation search (a null window after the first move);
@@ -57,6 +58,7 @@ from ...chess_family.search import (
     KILLER_KEY,
     MAX_PLY,
     NO_SCORE,
+    QUIET_TRIED,
     ROOT_MOVES_SEARCHED,
     STOP,
     TABLE_MOVE_KEY,
@@ -417,7 +419,8 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
         else:
             reduction = 0
             if ordinary and depth >= 3 and searched > 3:
-                reduction = late_reduction(ctx, ply, depth, searched, move, pv_node)
+                reduction = late_reduction(ctx, ply, depth, searched, move, pv_node,
+                                           ctx.history[side, move & 63, target])
             score = -search(ctx, ply + 1, depth - 1 - reduction, -alpha - 1, -alpha, YES)
             if score > alpha and reduction > 0:
                 score = -search(ctx, ply + 1, depth - 1, -alpha - 1, -alpha, YES)
@@ -435,8 +438,10 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
                 new_best(ctx, ply, move, score)
                 if score >= beta:
                     if quiet and not quiescence:
-                        reward_quiet(ctx, ply, side, move & 63, target, move, depth)
+                        reward_quiet(ctx, ply, side, move, depth, index, 6)
                     break
+        if quiet and not quiescence:
+            ctx.keys_of_moves[ply, index] = QUIET_TRIED  # (``pick`` is past it)
 
     if searched == 0:
         if quiescence and not in_check:

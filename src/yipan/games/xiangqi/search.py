@@ -25,7 +25,8 @@ equals), with delta pruning; in check, every evasion. Above it, in order:
   move (pass; if a search reduced by R = 3 + depth / 6 still fails high, so does this
   node), guarded: never in check, and only while the side to move keeps a rook, horse or
   cannon (in endings of advisors, elephants and soldiers zugzwang is common);
-- moves ordered: table move, captures by MVV-LVA, killer moves, history counts;
+- moves ordered: table move, captures by MVV-LVA, killer moves, history counts
+  (up for a quiet move that cuts off, down for the quiet moves searched before it there);
 - late move reductions (quiet moves after the first few searched shallower by
   log(depth) * log(index) / 2.25, searched again at full depth when they beat alpha), and
   principal variation search (a null window after the first move);
@@ -55,6 +56,7 @@ from ...chess_family.search import (
     MAX_HISTORY,
     MAX_PLY,
     NO_SCORE,
+    QUIET_TRIED,
     ROOT_MOVES_SEARCHED,
     STOP,
     TABLE_MOVE_KEY,
@@ -303,7 +305,8 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
         else:
             reduction = 0
             if ordinary and depth >= 3 and searched > 3:
-                reduction = late_reduction(ctx, ply, depth, searched, move, pv_node)
+                reduction = late_reduction(ctx, ply, depth, searched, move, pv_node,
+                                           ctx.history[side, origin, target])
             score = -search(ctx, ply + 1, depth - 1 - reduction, -alpha - 1, -alpha, YES)
             if score > alpha and reduction > 0:
                 score = -search(ctx, ply + 1, depth - 1, -alpha - 1, -alpha, YES)
@@ -321,8 +324,10 @@ def search(ctx: Context, ply: int, depth: int, alpha: int, beta: int,
                 new_best(ctx, ply, move, score)
                 if score >= beta:
                     if quiet and not quiescence:
-                        reward_quiet(ctx, ply, side, origin, target, move, depth)
+                        reward_quiet(ctx, ply, side, move, depth, index, 7)
                     break
+        if quiet and not quiescence:
+            ctx.keys_of_moves[ply, index] = QUIET_TRIED  # (``pick`` is past it)
 
     if searched == 0:
         if quiescence and not checked:
