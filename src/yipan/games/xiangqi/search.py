@@ -28,7 +28,7 @@ equals), with delta pruning; in check, every evasion. Above it, in order:
 - moves ordered: table move, captures by MVV-LVA, killer moves, history counts
   (up for a quiet move that cuts off, down for the quiet moves searched before it there);
 - late move reductions (quiet moves after the first few searched shallower by
-  log(depth) * log(index) / 2.25, a ply less or more by their history (never more on the
+  log(depth) * log(index) / 2.25, up to two plies less or more by their history (never more on the
   principal variation), searched again at full depth when they beat alpha), and
   principal variation search (a null window after the first move);
 - futility and late-move pruning of quiet moves at the last plies of non-PV nodes.
