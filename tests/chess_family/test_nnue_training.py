@@ -13,6 +13,7 @@ from yipan.cli.main import main
 from yipan.core import Limit
 from yipan.games.chess.engine import Engine
 from yipan.games.chess.rules import Chess
+from yipan.games.nnue_games import nnue_game
 
 from .nnue_helpers import tiny_training, train, with_setting
 
@@ -68,7 +69,29 @@ def test_a_round_started_from_a_network_begins_at_its_weights(trained, tmp_path,
     for name, array in before.items():
         assert np.abs(after[name].astype(np.int64) - array).max() <= 1, name
     capsys.readouterr()
-    wider = with_setting(command, "--accumulator", "16")
-    assert main([*wider, "--start", str(trained), "--output", str(tmp_path / "w.nnue")]) == 2
+    other = with_setting(command, "--hidden", "4")
+    assert main([*other, "--start", str(trained), "--output", str(tmp_path / "h.nnue")]) == 2
     err = capsys.readouterr().err
-    assert "8x2-2-1, not the 16x2-2-1" in err and len(err.strip().splitlines()) == 1
+    assert "8x2-2-1, not the 8x2-4-1" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_narrower_start_is_grown_and_evaluates_as_before(trained, tmp_path):
+    """``--start`` from an 8-wide network into a 16-wide one: the old units keep their
+    weights, the new ones are read with weight 0, so every position evaluates as before
+    (to the rounding of one step too small to move anything)."""
+    grown = tmp_path / "grown.nnue"
+    command = [*with_setting(TINY, "--steps", "1"), "--learning-rate", "1e-12",
+               "--accumulator", "16"]
+    assert main([*command, "--start", str(trained), "--output", str(grown)]) == 0
+    before, after = load(trained), load(grown)
+    assert (after.accumulator, after.hidden) == (16, 2)
+    assert np.abs(after.arrays["ft_weights"][:, :8].astype(np.int64)
+                  - before.arrays["ft_weights"]).max() <= 1
+    assert np.any(after.arrays["ft_weights"][:, 8:] != 0)  # the new units can learn
+    assert np.all(after.arrays["l1_weights"][:, 8:16] == 0)
+    assert np.all(after.arrays["l1_weights"][:, 24:] == 0)
+    rows = np.load(trained.parent / "tiny.nnue.checkpoint" / "data-0000.npz")["rows"][:20]
+    chess_network = nnue_game("chess")
+    for row in rows:
+        assert abs(chess_network.evaluate_with(after.arrays, row)
+                   - chess_network.evaluate_with(before.arrays, row)) <= 2

@@ -177,7 +177,8 @@ def add_nnue_arguments(parser: argparse.ArgumentParser) -> None:
                              "folder (OUTPUT.checkpoint of that run); may be repeated")
     parser.add_argument("--start", type=input_file, default=None, metavar="NETWORK",
                         help="start the training from this network's weights instead of "
-                             "fresh ones (the next round goes on from the last)")
+                             "fresh ones (the next round goes on from the last; a narrower first "
+                             "layer is grown to --accumulator)")
     parser.add_argument("--blend", type=rate, default=defaults.blend,
                         help="weight of the game's result in the target, the rest the "
                              "search's score (default %(default)s)")

@@ -74,6 +74,26 @@ def initial_params(features: int, accumulator: int, hidden: int,
             "out_bias": np.zeros(1, np.float32)}
 
 
+def widened(params: Mapping[str, np.ndarray], accumulator: int,
+            rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """``params`` with the first layer grown to ``accumulator`` units a side, computing the
+    same output: the new units start as ``initial_params`` makes them but the hidden layer
+    reads them with weight 0, so nothing learned is lost and both sides of each new
+    connection still get a gradient (all-zero units would never move)."""
+    features, width = params["ft_weights"].shape
+    added = accumulator - width
+    if added < 0:
+        raise ValueError(f"cannot narrow {width} units to {accumulator}")
+    fresh = initial_params(features, added, params["l1_weights"].shape[0], rng)
+    hidden = params["l1_weights"].shape[0]
+    silent = np.zeros((hidden, added), np.float32)
+    mine, theirs = params["l1_weights"][:, :width], params["l1_weights"][:, width:]
+    return {**{name: np.asarray(value, np.float32) for name, value in params.items()},
+            "ft_weights": np.concatenate([params["ft_weights"], fresh["ft_weights"]], axis=1),
+            "ft_bias": np.concatenate([params["ft_bias"], fresh["ft_bias"]]),
+            "l1_weights": np.concatenate([mine, silent, theirs, silent], axis=1)}
+
+
 def float_output(params: Any, mine: Any, theirs: Any, xp: Any = np) -> Any:
     """The float network's output ``y`` (units of OUTPUT_SCALE centipawns) of a batch;
     ``xp`` is numpy or jax.numpy."""

@@ -292,25 +292,28 @@ def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
 
 
 def start_network(plan: NnuePlan) -> NetworkFile:
-    """``plan.start``'s network, refused unless it has the shape asked."""
+    """``plan.start``'s network, refused unless it has the hidden layer asked and a first
+    layer no wider than asked (a narrower one is grown: ``start_params``)."""
     from ..chess_family.nnue_file import load
 
     assert plan.start is not None
     network = load(plan.start, plan.game)
-    if (network.accumulator, network.hidden) != (plan.accumulator, plan.hidden):
+    if network.hidden != plan.hidden or network.accumulator > plan.accumulator:
         raise YipanError(f"{plan.start} is {network.accumulator}x2-{network.hidden}-1, not "
                          f"the {plan.accumulator}x2-{plan.hidden}-1 asked (--accumulator, "
-                         "--hidden)")
+                         "--hidden; a narrower first layer is grown)")
     return network
 
 
 def start_params(plan: NnuePlan) -> dict[str, np.ndarray]:
     """The float weights of ``plan.start``'s network (its integers over their scales): a
     round that goes on from the last network keeps what it learned rather than starting
-    from noise."""
-    from .nnue_fit import dequantise
+    from noise. A narrower network is widened to ``plan.accumulator`` computing the same
+    output, so a bigger network can start where the smaller one got to."""
+    from .nnue_fit import dequantise, widened
 
-    return dequantise(start_network(plan).arrays)
+    params = dequantise(start_network(plan).arrays)
+    return widened(params, plan.accumulator, np.random.default_rng((plan.seed, 1 << 20)))
 
 
 def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions],
