@@ -4,6 +4,7 @@
     PYTHONPATH=src python benchmarks/chess.py --only perft,search  # parts by name
     PYTHONPATH=src python benchmarks/chess.py --wac-time 0.5 --games 20 --ladder-games 20
     PYTHONPATH=src python benchmarks/chess.py --only wac,bk --eval-file builtin  # both evaluations
+    PYTHONPATH=src python benchmarks/chess.py --only suite --suite lct2.epd --eval-file builtin
     PYTHONPATH=src python benchmarks/chess.py --only sunfish,ladder --workers 2   # or --ray
 
 Prints:
@@ -154,8 +155,8 @@ def bench_suite(file: str, seconds: float, limit_positions: int | None, nodes: i
     the same load on the machine: ``compare``, with and without quiescence's checks;
     ``eval_file``, the hand-set evaluation and that network."""
     budget = f"{nodes:,} nodes" if nodes else f"{seconds} s"
-    path = DATA / file
-    section(f"{SUITES.get(file, file)} ({budget} a position)")
+    path = DATA / file  # (an absolute path stays as it is)
+    section(f"{SUITES.get(file, path.name)} ({budget} a position)")
     if not path.exists():
         print(f"  {path} not found: skipped")
         return
@@ -312,6 +313,11 @@ def main() -> None:
                         help="WAC with and without quiescence's checks, side by side")
     parser.add_argument("--bk-time", type=float, default=2.0,
                         help="seconds a Bratko-Kopec position (part bk)")
+    parser.add_argument("--suite", default=None, metavar="FILE",
+                        help="part suite: any EPD file with bm operations (LCT II, say, "
+                             "which the shared data does not hold)")
+    parser.add_argument("--suite-time", type=float, default=2.0,
+                        help="seconds a position of --suite")
     parser.add_argument("--eval-file", default=None,
                         help="wac, bk: the hand-set evaluation and this network (builtin: the "
                              "shipped one) side by side")
@@ -337,6 +343,11 @@ def main() -> None:
                     args.wac_compare, args.eval_file)
     if "bk" in parts:
         bench_suite("bk.epd", args.bk_time, None, None, args.wac_compare, args.eval_file)
+    if "suite" in parts:
+        if not args.suite:
+            parser.error("part suite needs --suite FILE")
+        bench_suite(str(Path(args.suite).resolve()), args.suite_time, None, None,
+                    args.wac_compare, args.eval_file)
     runner = make_runner(args.ray, args.workers) if parts & {"sunfish", "ladder"} else None
     if "sunfish" in parts:
         bench_sunfish(args.games, args.move_time, runner)
