@@ -319,8 +319,8 @@ def main() -> None:
     parser.add_argument("--suite-time", type=float, default=2.0,
                         help="seconds a position of --suite")
     parser.add_argument("--eval-file", default=None,
-                        help="wac, bk, suite: the hand-set evaluation and this network (builtin: the "
-                             "shipped one) side by side")
+                        help="wac, bk, suite: the hand-set evaluation and this network "
+                             "(builtin: the shipped one) side by side")
     parser.add_argument("--games", type=int, default=20, help="games against sunfish")
     parser.add_argument("--move-time", type=float, default=0.5,
                         help="seconds a move in the sunfish match")
