@@ -155,7 +155,7 @@ def kernel(args: argparse.Namespace) -> None:
 
     from numba import njit
 
-    from yipan.chess_family.nnue import NETWORK_FIELDS, network_memory
+    from yipan.chess_family.nnue import network_memory
 
     game = args.game
     network = (load(args.network, game) if args.network
@@ -184,8 +184,7 @@ def kernel(args: argparse.Namespace) -> None:
         return total
 
     memory_arrays = network_memory(dict(network.arrays))
-    memory = tuple(memory_arrays[name] for name in ("accumulators", "fresh", "changes",
-                                                    "counts", "inputs", *NETWORK_FIELDS[:6]))
+    memory = tuple(memory_arrays[name] for name in features.VALUE_FIELDS)
     pairs = []
     engine = nnue_game(game).engine()
     for fen in positions_of(game):

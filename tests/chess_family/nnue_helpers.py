@@ -16,25 +16,27 @@ from yipan.chess_family.nnue import OUTPUT_SCALE, QA, QO
 from yipan.chess_family.nnue_file import NetworkFile
 from yipan.cli.main import main
 from yipan.games.chess.nnue import FEATURES as CHESS_FEATURES
+from yipan.games.chess.nnue import VALUE_FIELDS as CHESS_VALUE_FIELDS
 from yipan.games.xiangqi.nnue import FEATURES as XIANGQI_FEATURES
+from yipan.games.xiangqi.nnue import VALUE_FIELDS as XIANGQI_VALUE_FIELDS
 
 FEATURES = {"chess": CHESS_FEATURES, "xiangqi": XIANGQI_FEATURES}
 
 # the memory a game's ``network_value`` takes after the stack and the ply, in its order
-VALUE_ARGUMENTS = ("accumulators", "fresh", "changes", "counts", "inputs", "ft_weights",
-                   "ft_bias", "l1_weights", "l1_bias", "out_weights", "out_bias")
+VALUE_FIELDS = {"chess": CHESS_VALUE_FIELDS, "xiangqi": XIANGQI_VALUE_FIELDS}
 
 
-def value_arguments(memory: dict[str, np.ndarray]) -> list[np.ndarray]:
-    """``memory`` (from ``network_memory``) as ``network_value``'s arguments."""
-    return [memory[name] for name in VALUE_ARGUMENTS]
+def value_arguments(memory: dict[str, np.ndarray], game: str = "chess") -> list[np.ndarray]:
+    """``memory`` (from ``network_memory``) as ``game``'s ``network_value``'s arguments."""
+    return [memory[name] for name in VALUE_FIELDS[game]]
 
 
-def random_arrays(game: str, rng: np.random.Generator, width: int = 16, hidden: int = 4
-                  ) -> dict[str, np.ndarray]:
+def random_arrays(game: str, rng: np.random.Generator, width: int = 16, hidden: int = 4,
+                  buckets: int = 1) -> dict[str, np.ndarray]:
     """The integer arrays of a network for ``game`` (``width`` accumulator units, ``hidden``
-    units after it), drawn from ``rng``."""
-    return {"ft_weights": rng.integers(-30, 30, (FEATURES[game], width)).astype(np.int16),
+    units after it, ``buckets`` king buckets), drawn from ``rng``."""
+    rows = FEATURES[game] * buckets
+    return {"ft_weights": rng.integers(-30, 30, (rows, width)).astype(np.int16),
             "ft_bias": rng.integers(0, 80, width).astype(np.int16),
             "l1_weights": rng.integers(-200, 200, (hidden, 2 * width)).astype(np.int16),
             "l1_bias": rng.integers(-5000, 5000, hidden).astype(np.int32),

@@ -23,9 +23,18 @@ from yipan.chess_family.nnue_file import (
 from yipan.core import Limit
 from yipan.games.chess.board import POSITION_SIZE
 from yipan.games.chess.engine import Engine
-from yipan.games.chess.nnue import active_features, evaluate_with, network_value
+from yipan.games.chess.nnue import (
+    BUCKET_OF_SQUARE,
+    FEATURES,
+    KING_BUCKETS,
+    LAYOUTS,
+    active_features,
+    evaluate_with,
+    mirrored_features,
+    network_value,
+)
 from yipan.games.chess.rules import Chess, position_from_fen, to_row
-from yipan.games.nnue_fit import dequantise, float_output, quantise
+from yipan.games.nnue_fit import bucketed, dequantise, float_output, merged, quantise
 
 from .nnue_helpers import (
     assert_the_ai_follows_eval_file,
@@ -37,14 +46,14 @@ from .nnue_helpers import (
 )
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_the_incremental_accumulator_equals_one_made_from_scratch(seed):
-    """Along a random game (castling, en passant and promotions included when they come),
-    evaluating ply after ply from the parent's accumulator gives the value the position has
-    from scratch."""
+@settings(max_examples=16, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(LAYOUTS))
+def test_the_incremental_accumulator_equals_one_made_from_scratch(seed, buckets):
+    """Along a random game (castling, en passant and promotions included when they come;
+    with king buckets, kings that change bucket), evaluating ply after ply from the parent's
+    accumulator gives the value the position has from scratch."""
     rng = random.Random(seed)
-    arrays = random_arrays("chess", np.random.default_rng(seed))
+    arrays = random_arrays("chess", np.random.default_rng(seed), buckets=buckets)
     memory = network_memory(arrays)
     stack = np.zeros((MAX_PLY + 2, POSITION_SIZE), np.int64)
     game = Chess()
@@ -61,14 +70,17 @@ def test_the_incremental_accumulator_equals_one_made_from_scratch(seed):
             assert value == evaluate_with(arrays, stack[ply])
 
 
-def test_a_promotion_with_capture_en_passant_and_castling_update_exactly():
+@pytest.mark.parametrize("buckets", LAYOUTS)
+def test_a_promotion_with_capture_en_passant_and_castling_update_exactly(buckets):
     rng = np.random.default_rng(7)
-    arrays = random_arrays("chess", rng)
+    arrays = random_arrays("chess", rng, buckets=buckets)
     game = Chess()
     for fen, move in (("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", "b7a8q"),
                       ("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", "e5d6"),
                       ("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1", "e1c1"),
-                      ("r3k2r/1P6/8/3pP3/8/8/8/R3K2R b KQkq - 0 1", "e8g8")):
+                      ("r3k2r/1P6/8/3pP3/8/8/8/R3K2R b KQkq - 0 1", "e8g8"),
+                      ("8/8/8/8/4k3/8/8/4K3 w - - 0 1", "e1f1"),  # bucket 1 -> 2
+                      ("8/8/8/8/8/4k3/8/4K3 b - - 0 1", "e3d3")):  # black's 7 -> 6
         state = position_from_fen(fen)
         child = game.play(state, game.parse_move(state, move))
         memory = network_memory(arrays)
@@ -119,6 +131,69 @@ def test_active_features_see_the_board_from_the_side_to_move():
     mine_b, theirs_b = active_features(np.array([black]))
     assert sorted(mine_w[0]) == sorted(mine_b[0]) and sorted(theirs_w[0]) == sorted(theirs_b[0])
     assert sorted(mine_w[0])[:3] == [3 * 64 + 7, 5 * 64 + 4, 384 + 5 * 64 + 60]
+
+
+def test_king_buckets_are_read_from_each_sides_own_king_seen_from_its_side():
+    # white's king on g1 (bucket 2, castled short), black's on e8 (seen from black: e1, 1)
+    row = to_row(position_from_fen("4k3/8/8/8/8/8/5P2/6K1 w - - 0 1"))
+    assert (BUCKET_OF_SQUARE[6], BUCKET_OF_SQUARE[4]) == (2, 1)
+    plain_mine, plain_theirs = active_features(np.array([row]))
+    mine, theirs = active_features(np.array([row]), KING_BUCKETS)
+    padding = FEATURES * KING_BUCKETS
+    assert sorted(mine[0][mine[0] < padding]) == sorted(plain_mine[0][plain_mine[0] < FEATURES]
+                                                          + 2 * FEATURES)
+    assert sorted(theirs[0][theirs[0] < padding]) == sorted(
+        plain_theirs[0][plain_theirs[0] < FEATURES] + 1 * FEATURES)
+    assert (mine[0] == padding).sum() == 32 - 3
+
+
+@pytest.mark.parametrize("buckets", LAYOUTS)
+def test_mirrored_features_are_the_mirrored_positions_features(buckets):
+    """Files a <-> h, the kings' buckets with them (g1's 2 becomes b1's 0)."""
+    for fen, mirror in (("6k1/8/8/8/8/8/5P2/6K1 w - - 0 1", "1k6/8/8/8/8/8/2P5/1K6 w - - 0 1"),
+                        ("r3k3/8/2n5/8/4P3/8/8/4K2R b - - 0 1",
+                         "3k3r/8/5n2/8/3P4/8/8/R2K4 b - - 0 1")):
+        mine, theirs = active_features(np.array([to_row(position_from_fen(fen))]), buckets)
+        mirror_mine, mirror_theirs = active_features(
+            np.array([to_row(position_from_fen(mirror))]), buckets)
+        chosen = np.array([True])
+        assert sorted(mirrored_features(mine, chosen, buckets)[0]) == sorted(mirror_mine[0])
+        assert sorted(mirrored_features(theirs, chosen, buckets)[0]) == sorted(mirror_theirs[0])
+        assert (mirrored_features(mine, np.array([False]), buckets) == mine).all()
+
+
+def test_a_factorised_network_is_the_sum_of_its_factor_and_its_buckets_rows():
+    """Training's factor (``bucketed``) computes what the network it was made from does, and
+    the merged integer network follows the float one through kings changing bucket."""
+    rng = np.random.default_rng(11)
+    params = dequantise(random_arrays("chess", rng))
+    factorised = bucketed(params, KING_BUCKETS)
+    game = Chess()
+    state, rows, moves = game.initial_state(), [], random.Random(5)
+    for _ in range(60):
+        if game.outcome(state) is not None:
+            break
+        state = game.play(state, moves.choice(game.legal_moves(state)))
+        rows.append(to_row(state))
+    batch = np.array(rows)
+    plain = float_output(params, *active_features(batch))
+    assert np.allclose(float_output(factorised, *active_features(batch, KING_BUCKETS)), plain,
+                       atol=1e-5)
+    factorised["ft_weights"] = (rng.standard_normal(factorised["ft_weights"].shape)
+                                * 0.05).astype(np.float32)
+    floats = float_output(factorised, *active_features(batch, KING_BUCKETS)) * OUTPUT_SCALE
+    integers = np.array([evaluate_with(quantise(merged(factorised)), row) for row in batch])
+    assert np.mean(np.abs(floats - integers)) < 8
+    assert np.mean(np.abs(floats - plain * OUTPUT_SCALE)) > 20  # the buckets' rows count
+
+
+def test_a_network_of_another_size_is_refused_before_the_kernel_reads_it():
+    arrays = random_arrays("chess", np.random.default_rng(2))
+    arrays["ft_weights"] = arrays["ft_weights"][:700]
+    engine = Engine(hash_mb=1, tables=None)
+    with pytest.raises(NetworkFileError, match="768 or 6144 feature rows, this one 700"):
+        engine.use_network(NetworkFile("chess", arrays))
+    assert engine.network is None
 
 
 def test_the_engine_evaluates_with_a_network_only_when_given_one(tmp_path):

@@ -95,3 +95,36 @@ def test_a_narrower_start_is_grown_and_evaluates_as_before(trained, tmp_path):
     for row in rows:
         assert abs(chess_network.evaluate_with(after.arrays, row)
                    - chess_network.evaluate_with(before.arrays, row)) <= 2
+
+
+def test_a_start_without_buckets_is_given_them_and_evaluates_as_before(trained, tmp_path):
+    """``--start`` from a network without king buckets into one with 8: each bucket's rows
+    begin as the start's (the shared factor, each bucket's own part 0), so every position
+    evaluates as before, and the engine searches with the 6,144-row network."""
+    bucketed_file = tmp_path / "bucketed.nnue"
+    command = [*with_setting(TINY, "--steps", "1"), "--learning-rate", "1e-12",
+               "--king-buckets", "8"]
+    assert main([*command, "--start", str(trained), "--output", str(bucketed_file)]) == 0
+    before, after = load(trained), load(bucketed_file)
+    assert after.features == 8 * 768 and after.notes["king_buckets"] == 8
+    rows = np.load(trained.parent / "tiny.nnue.checkpoint" / "data-0000.npz")["rows"][:20]
+    chess_network = nnue_game("chess")
+    for row in rows:
+        assert abs(chess_network.evaluate_with(after.arrays, row)
+                   - chess_network.evaluate_with(before.arrays, row)) <= 2
+    engine = Engine(hash_mb=1, tables=None)
+    engine.use_network(bucketed_file)
+    found = engine.think(Chess().initial_state(), Limit(depth=3))
+    assert found.move in engine.legal_moves(Chess().initial_state())
+
+
+@pytest.mark.parametrize(("game", "buckets", "message"),
+                         [("chess", "3", "1 or 8 king buckets, not 3"),
+                          ("xiangqi", "8", "1 king buckets, not 8")])
+def test_king_buckets_a_game_cannot_have_are_refused_in_one_line(game, buckets, message,
+                                                                  tmp_path, capsys):
+    command = [*tiny_training(game), "--king-buckets", buckets]
+    assert main([*command, "--output", str(tmp_path / "refused.nnue")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "refused.nnue.checkpoint").exists()  # refused before any game

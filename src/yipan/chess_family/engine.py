@@ -117,6 +117,7 @@ class FamilyEngine:
     game: Any  # the game's rules, from its usual start (``warm_up`` searches it)
 
     network_game: ClassVar[str | None] = None  # the game's name in network files (None: none)
+    network_features: ClassVar[tuple[int, ...]] = ()  # the first-layer rows its kernel reads
 
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
         self.hash_mb = hash_mb
@@ -148,6 +149,13 @@ class FamilyEngine:
             if self.network_game is None:
                 raise NetworkFileError(f"{type(self).__name__} evaluates without networks")
             network = load_network(network, self.network_game)
+        if network is not None and network.features not in self.network_features:
+            # the kernel does not check its indices: a first layer of another size would be
+            # read out of bounds
+            raise NetworkFileError(
+                f"a {self.network_game} network has "
+                f"{' or '.join(map(str, self.network_features))} feature rows, this one "
+                f"{network.features}")
         self.network = network
         self._network_in = None
 

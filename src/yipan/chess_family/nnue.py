@@ -36,6 +36,10 @@ no rows, and the game's hand-set evaluation runs instead)::
     scratch: changes (2, 2, 32) int64, the features a move adds [0] and removes [1], and
     counts (2, 2) int64, how many; inputs (2H + 2D,) int16: the first layer clipped (2H),
     then the D hidden sums as int32
+    bucket_accumulators (2, MAX_BUCKETS, H) int16, bucket_boards (2, MAX_BUCKETS, 8) int64:
+    for a game with king buckets, each perspective's last accumulator in each bucket and the
+    board it was the sum for (empty at first: the bias alone), so that a king entering a
+    bucket costs the pieces moved since it was last there, not all of them
 """
 
 from __future__ import annotations
@@ -55,7 +59,10 @@ OUTPUT_SCALE = 400  # centipawns of one unit of the float network's output
 MAX_CHANGES = 32  # features one move adds (or removes) per perspective: chess needs 3
 
 NETWORK_FIELDS = ("ft_weights", "ft_bias", "l1_weights", "l1_bias", "out_weights", "out_bias",
-                  "accumulators", "fresh", "changes", "counts", "inputs")
+                  "accumulators", "fresh", "changes", "counts", "inputs",
+                  "bucket_accumulators", "bucket_boards")
+MAX_BUCKETS = 8  # king buckets a game's features may have (chess: 8)
+BOARD_FIELDS = 8  # the position fields a bucket's cached board keeps (chess: 6 kinds, 2 colours)
 
 
 def network_memory(arrays: dict[str, np.ndarray] | None, hidden: int = 1) -> dict[str, Any]:
@@ -73,7 +80,10 @@ def network_memory(arrays: dict[str, np.ndarray] | None, hidden: int = 1) -> dic
             "fresh": np.zeros(MAX_PLY + 2, np.int64),
             "changes": np.zeros((2, 2, MAX_CHANGES), np.int64),
             "counts": np.zeros((2, 2), np.int64),
-            "inputs": np.zeros(2 * width + 2 * arrays["l1_bias"].shape[0], np.int16)}
+            "inputs": np.zeros(2 * width + 2 * arrays["l1_bias"].shape[0], np.int16),
+            "bucket_accumulators": np.tile(np.asarray(arrays["ft_bias"], np.int16),
+                                           (2, MAX_BUCKETS, 1)),
+            "bucket_boards": np.zeros((2, MAX_BUCKETS, BOARD_FIELDS), np.int64)}
 
 
 @njit(cache=True, inline="always")

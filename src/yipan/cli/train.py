@@ -160,6 +160,12 @@ def add_nnue_arguments(parser: argparse.ArgumentParser) -> None:
                         help="first-layer width per side (default %(default)s)")
     parser.add_argument("--hidden", type=count(1, 256), default=defaults.hidden,
                         help="hidden layer width (default %(default)s)")
+    parser.add_argument("--king-buckets", type=count(1, 64), default=defaults.king_buckets,
+                        metavar="N", help="first-layer rows per bucket of the own king's square "
+                        "(chess: 1 or 8; default %(default)s)")
+    parser.add_argument("--bucket-rate", type=rate, default=defaults.bucket_rate,
+                        help="the king buckets' own rows learn at this fraction of the rate "
+                        "(default %(default)s)")
     parser.add_argument("--steps", type=count(1, 10_000_000), default=defaults.steps,
                         help="training steps (default %(default)s)")
     parser.add_argument("--batch", type=count(1, 1 << 16), default=defaults.batch,
@@ -208,7 +214,9 @@ def run_nnue(argv: list[str]) -> int:
         game=game.info.name, games=args.games, games_per_unit=args.games_per_unit,
         random_plies=args.random_plies, depth=args.depth, nodes=args.nodes,
         labeller=None if args.labeller is None else str(args.labeller), seed=args.seed,
-        accumulator=args.accumulator, hidden=args.hidden, steps=args.steps,
+        accumulator=args.accumulator, hidden=args.hidden, king_buckets=args.king_buckets,
+        bucket_rate=args.bucket_rate,
+        steps=args.steps,
         batch=args.batch, learning_rate=args.learning_rate, blend=args.blend,
         positions=args.positions, final_steps=args.final_steps,
         final_learning_rate=args.final_learning_rate,
@@ -216,6 +224,7 @@ def run_nnue(argv: list[str]) -> int:
         start=None if args.start is None else str(args.start))
     if plan.final_steps >= plan.steps:
         raise UsageError("--final-steps must be fewer than --steps")
+    pipeline_nnue.check_layout(plan)
     for folder in plan.data_from:  # refused in one line now, not after the games
         pipeline_nnue.earlier_positions(plan, folder)
     if plan.start is not None:

@@ -8,8 +8,16 @@ the output ``y`` is in units of ``OUTPUT_SCALE`` centipawns. It is fitted to
     target = (1 - blend) * sigmoid(score / OUTPUT_SCALE) + blend * (result + 1) / 2
 
 by the mean squared error of ``sigmoid(y)`` (a won position's evaluation matters less the
-more it is won), with Adam. The hidden weights are kept within what int16 at scale QB holds
-by a clip after each step, so the export loses only the rounding.
+more it is won), with Adam.
+
+A network with king buckets is trained factorised: each bucket's row of a piece on a square
+is ``ft_factor[piece-square] + ft_weights[bucket, piece-square]``, so what a piece is worth
+anywhere is learned from every position and each bucket learns only its difference (a
+bucket's own rows see a few percent of the positions). The export adds them up
+(``merged``): the integer network has no factor.
+
+The hidden weights are kept within what int16 at scale QB holds by a clip after each step,
+so the export loses only the rounding.
 """
 
 from __future__ import annotations
@@ -62,9 +70,38 @@ def dequantise(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def initial_params(features: int, accumulator: int, hidden: int,
-                   rng: np.random.Generator) -> dict[str, np.ndarray]:
+                   rng: np.random.Generator, buckets: int = 1) -> dict[str, np.ndarray]:
     """Fresh float weights: small first-layer columns (about 30 pieces add up), biases that
-    keep the clipped units inside 0..1."""
+    keep the clipped units inside 0..1; with king buckets, in the factor (``bucketed``)."""
+    params = _initial_params(features, accumulator, hidden, rng)
+    return bucketed(params, buckets) if buckets > 1 else params
+
+
+def bucketed(params: Mapping[str, np.ndarray], buckets: int) -> dict[str, np.ndarray]:
+    """``params`` (one bucket) with ``buckets`` king buckets, computing the same output:
+    its first layer becomes the factor every bucket shares, and each bucket's own rows
+    start at 0."""
+    features, width = params["ft_weights"].shape
+    return {**{name: np.asarray(value, np.float32) for name, value in params.items()},
+            "ft_factor": np.asarray(params["ft_weights"], np.float32),
+            "ft_weights": np.zeros((features * buckets, width), np.float32)}
+
+
+def merged(params: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``params`` without the factor: each bucket's rows with it added (what the kernel
+    reads)."""
+    if "ft_factor" not in params:
+        return dict(params)
+    factor = np.asarray(params["ft_factor"])
+    rows = np.asarray(params["ft_weights"])
+    buckets = rows.shape[0] // factor.shape[0]
+    return {**{name: value for name, value in params.items() if name != "ft_factor"},
+            "ft_weights": (rows.reshape(buckets, *factor.shape) + factor[None]
+                           ).reshape(rows.shape).astype(np.float32)}
+
+
+def _initial_params(features: int, accumulator: int, hidden: int,
+                    rng: np.random.Generator) -> dict[str, np.ndarray]:
     return {"ft_weights": (rng.standard_normal((features, accumulator)) * 0.05).astype(np.float32),
             "ft_bias": np.full(accumulator, 0.25, np.float32),
             "l1_weights": (rng.standard_normal((hidden, 2 * accumulator))
@@ -97,8 +134,12 @@ def widened(params: Mapping[str, np.ndarray], accumulator: int,
 def float_output(params: Any, mine: Any, theirs: Any, xp: Any = np) -> Any:
     """The float network's output ``y`` (units of OUTPUT_SCALE centipawns) of a batch;
     ``xp`` is numpy or jax.numpy."""
-    columns = xp.concatenate([params["ft_weights"],
-                              xp.zeros((1, params["ft_weights"].shape[1]), xp.float32)])
+    rows = params["ft_weights"]
+    if "ft_factor" in params:
+        factor = params["ft_factor"]
+        rows = (rows.reshape(rows.shape[0] // factor.shape[0], *factor.shape)
+                + factor[None]).reshape(rows.shape)
+    columns = xp.concatenate([rows, xp.zeros((1, rows.shape[1]), xp.float32)])
     first = xp.concatenate([columns[mine].sum(axis=1), columns[theirs].sum(axis=1)], axis=1)
     bias = xp.concatenate([params["ft_bias"], params["ft_bias"]])
     x = xp.clip(first + bias, 0.0, 1.0)
@@ -112,8 +153,10 @@ class Trainer:
 
     def __init__(self, params: dict[str, np.ndarray], learning_rate: float,
                  optimizer_state: list[np.ndarray] | None = None,
-                 final: tuple[int, float] | None = None) -> None:
-        """``final``: from that step on, that learning rate (Adam's moments carry over)."""
+                 final: tuple[int, float] | None = None,
+                 slower: Mapping[str, float] | None = None) -> None:
+        """``final``: from that step on, that learning rate (Adam's moments carry over);
+        ``slower``: parameters whose steps are scaled down (by name: the factor)."""
         jax, jnp, optax = _jax()
         self.jax, self.jnp = jax, jnp
         schedule: Any = learning_rate
@@ -137,6 +180,8 @@ class Trainer:
         def step(params: Any, state: Any, mine: Any, theirs: Any, target: Any) -> Any:
             value, grads = jax.value_and_grad(loss)(params, mine, theirs, target)
             updates, state = self.optimizer.update(grads, state, params)
+            for name, scale in (slower or {}).items():
+                updates[name] = updates[name] * scale
             params = optax.apply_updates(params, updates)
             params["l1_weights"] = jnp.clip(params["l1_weights"], -HIDDEN_LIMIT, HIDDEN_LIMIT)
             return params, state, value

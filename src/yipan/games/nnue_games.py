@@ -28,12 +28,15 @@ class NnueGame:
     """One game's part of training and evaluating a network."""
 
     name: str
-    features: int  # per perspective (the first layer's rows)
+    features: int  # per perspective and king bucket (the first layer's rows: times buckets)
+    layouts: tuple[int, ...]  # the king buckets the game's networks may have (1: none)
     row_size: int  # the kernel's position row
-    # rows -> (the side to move's features, the other's), each (N, 32) padded with features
-    active_features: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
-    # (features, rows chosen) -> the chosen rows seen in the game's mirror (the same value)
-    mirrored: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    # (rows, buckets) -> (the side to move's features, the other's), each (N, 32) padded
+    # with features * buckets
+    active_features: Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]]
+    # (features, rows chosen, buckets) -> the chosen rows seen in the game's mirror (the
+    # same value)
+    mirrored: Callable[[np.ndarray, np.ndarray, int], np.ndarray]
     evaluate_with: Callable[[dict[str, np.ndarray], np.ndarray], int]  # the kernel's value
     noisy_move: Callable[[np.ndarray, int], bool]  # the move takes a piece (or promotes)
     engine: Callable[[], Any]  # a fresh engine on the hand-set evaluation, no endgame tables
@@ -60,7 +63,7 @@ def _chess() -> NnueGame:
     from .chess.board import POSITION_SIZE
     from .chess.engine import Engine
 
-    return NnueGame("chess", nnue.FEATURES, POSITION_SIZE, nnue.active_features,
+    return NnueGame("chess", nnue.FEATURES, nnue.LAYOUTS, POSITION_SIZE, nnue.active_features,
                     nnue.mirrored_features, nnue.evaluate_with, nnue.noisy_move,
                     lambda: Engine(hash_mb=HASH_MB, tables=None), random_opening)
 
@@ -70,7 +73,7 @@ def _xiangqi() -> NnueGame:
     from .xiangqi.board import POSITION_SIZE
     from .xiangqi.engine import Engine
 
-    return NnueGame("xiangqi", nnue.FEATURES, POSITION_SIZE, nnue.active_features,
+    return NnueGame("xiangqi", nnue.FEATURES, nnue.LAYOUTS, POSITION_SIZE, nnue.active_features,
                     nnue.mirrored_features, nnue.evaluate_with, nnue.noisy_move,
                     lambda: Engine(hash_mb=HASH_MB), random_opening)
 

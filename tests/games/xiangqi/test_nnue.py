@@ -81,7 +81,7 @@ def test_the_incremental_accumulator_equals_one_made_from_scratch(seed):
         memory["fresh"][ply + 1] = 0  # the search's entry into the new node
         if rng.random() < 0.5:  # some plies are skipped: the update walks over them
             level = len(states) - 1
-            value = network_value(stack, level, *value_arguments(memory))
+            value = network_value(stack, level, *value_arguments(memory, "xiangqi"))
             assert value == evaluate_with(arrays, stack[level])
             evaluated += 1
     assert evaluated > 0
@@ -98,10 +98,10 @@ def test_captures_and_the_null_move_update_exactly():
         stack = np.zeros((3, POSITION_SIZE), np.int64)
         stack[0], stack[1] = to_row(start), to_row(child)
         make_null_move(stack[1], stack[2])
-        network_value(stack, 0, *value_arguments(memory))
+        network_value(stack, 0, *value_arguments(memory, "xiangqi"))
         assert memory["fresh"][0] == 1 and memory["fresh"][1] == 0
         for ply in (1, 2):
-            value = network_value(stack, ply, *value_arguments(memory))
+            value = network_value(stack, ply, *value_arguments(memory, "xiangqi"))
             assert value == evaluate_with(arrays, stack[ply]), (move, ply)
 
 

@@ -20,6 +20,7 @@ from ...chess_family.clock import Clock, budget
 from ...chess_family.engine import DEFAULT_HASH_MB, FamilyEngine, Iteration
 from ...chess_family.scores import MATE, mate_in_plies, to_value, uci_score
 from ...core import Limit
+from .nnue import FEATURES, LAYOUTS
 from .rules import Chess, Position, legal_moves_of, to_row
 from .search import QUIET_CHECKS, Context, new_context, search, with_network
 from .syzygy import Syzygy
@@ -49,6 +50,7 @@ class Engine(FamilyEngine):
 
     search_kernel = search
     network_game = "chess"
+    network_features = tuple(FEATURES * buckets for buckets in LAYOUTS)
 
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB,
                  tables: Tablebase | None | str = "default",

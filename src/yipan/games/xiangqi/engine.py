@@ -19,6 +19,7 @@ from ...chess_family.engine import DEFAULT_HASH_MB, FamilyEngine, Iteration
 from ...chess_family.scores import mate_in_plies, to_value, uci_score
 from ...chess_family.search import MAX_HISTORY
 from ...core import Limit
+from .nnue import FEATURES
 from .rules import Position, Xiangqi, legal_moves_of, to_row
 from .search import PERPETUAL, Context, new_context, search, with_network
 
@@ -38,6 +39,7 @@ class Engine(FamilyEngine):
 
     search_kernel = search
     network_game = "xiangqi"
+    network_features = (FEATURES,)
 
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB, weights: np.ndarray | None = None) -> None:
         self.weights = weights

@@ -25,6 +25,10 @@ from ...chess_family.nnue import add_feature, apply_changes, forward
 from .board import SIDE, SQUARES
 
 FEATURES = 1_260
+LAYOUTS = (1,)  # the king buckets a xiangqi network may have: none
+# the context's fields ``network_value`` takes after the stack and the ply, in its order
+VALUE_FIELDS = ("accumulators", "fresh", "changes", "counts", "inputs", "ft_weights", "ft_bias",
+                "l1_weights", "l1_bias", "out_weights", "out_bias")
 COLOUR_SPAN = 630  # 7 kinds x 90 squares
 MAX_PIECES_ON_BOARD = 32
 
@@ -111,11 +115,7 @@ def evaluate_with(arrays: dict[str, np.ndarray], row: np.ndarray) -> int:
     memory = network_memory(arrays)
     stack = np.zeros((1, row.shape[0]), np.int64)
     stack[0] = row
-    return int(network_value(stack, 0, memory["accumulators"], memory["fresh"],
-                             memory["changes"], memory["counts"], memory["inputs"],
-                             memory["ft_weights"], memory["ft_bias"],
-                             memory["l1_weights"], memory["l1_bias"], memory["out_weights"],
-                             memory["out_bias"]))
+    return int(network_value(stack, 0, *(memory[name] for name in VALUE_FIELDS)))
 
 
 # -- for training (numpy) ----------------------------------------------------------------------
@@ -124,9 +124,16 @@ _FLIPPED = 9 * (9 - _SQUARE // 9) + _SQUARE % 9
 _MIRRORED = 9 * (_SQUARE // 9) + 8 - _SQUARE % 9  # file a <-> file i
 
 
-def active_features(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _one_layout(buckets: int) -> None:
+    if buckets != 1:
+        raise ValueError(f"xiangqi's features have no king buckets (asked for {buckets})")
+
+
+def active_features(rows: np.ndarray, buckets: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """For each position row: the features of the side to move's perspective and of the
-    other's, as two (N, 32) int32 arrays padded with FEATURES (a zero column in training)."""
+    other's, as two (N, 32) int32 arrays padded with FEATURES (a zero column in training).
+    Xiangqi's features have one layout (``buckets`` 1)."""
+    _one_layout(buckets)
     count = rows.shape[0]
     mine = np.full((count, MAX_PIECES_ON_BOARD), FEATURES, np.int32)
     theirs = np.full((count, MAX_PIECES_ON_BOARD), FEATURES, np.int32)
@@ -145,9 +152,10 @@ def active_features(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mine, theirs
 
 
-def mirrored_features(features: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+def mirrored_features(features: np.ndarray, chosen: np.ndarray, buckets: int = 1) -> np.ndarray:
     """``active_features``'s rows chosen (a bool per row) with the files mirrored (a <-> i):
     the same position by the rules, so the same value."""
+    _one_layout(buckets)
     real = features < FEATURES
     base = features - features % SQUARES
     flipped = np.where(real, base + _MIRRORED[np.where(real, features % SQUARES, 0)], features)
