@@ -73,8 +73,8 @@ class NnuePlan:
     king_buckets: int = 1  # > 1: the first layer's rows per bucket of the own king's square
     # the bucket rows' steps as a fraction of the others': Adam moves a row that a batch
     # touches a full step whatever its gradient, and a bucket's rows are touched by few
-    # positions (chess, 540,817 positions from the shipped network: at 1.0 the held-out
-    # loss rose from the first hundred steps; 0.1 ended at 0.00235, 0.03 at 0.00233)
+    # positions, so at the full rate they learn the positions by heart (the held-out losses
+    # of the rates tried: docs/performance.md, round eight)
     bucket_rate: float = 0.03
     steps: int = 2_000
     batch: int = 2_048

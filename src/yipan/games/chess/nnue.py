@@ -39,7 +39,8 @@ KING_BUCKETS = 8
 LAYOUTS = (1, KING_BUCKETS)  # the king buckets a chess network may have
 MAX_PIECES_ON_BOARD = 32
 # the context's fields ``network_value`` takes after the stack and the ply, in its order
-VALUE_FIELDS = ("accumulators", "fresh", "changes", "counts", "inputs", "ft_weights", "ft_bias",
+# (no ft_bias: the buckets' cached sums start at it, and every accumulator is made from them)
+VALUE_FIELDS = ("accumulators", "fresh", "changes", "counts", "inputs", "ft_weights",
                 "l1_weights", "l1_bias", "out_weights", "out_bias", "bucket_accumulators",
                 "bucket_boards")
 
@@ -149,7 +150,7 @@ def board_changes(parent: np.ndarray, child: np.ndarray, changes: np.ndarray,
 @njit(cache=True)
 def network_value(stack: np.ndarray, ply: int, accumulators: np.ndarray, fresh: np.ndarray,
                   changes: np.ndarray, counts: np.ndarray, inputs: np.ndarray,
-                  ft_weights: np.ndarray, ft_bias: np.ndarray,
+                  ft_weights: np.ndarray,
                   l1_weights: np.ndarray, l1_bias: np.ndarray, out_weights: np.ndarray,
                   out_bias: np.ndarray, bucket_accumulators: np.ndarray,
                   bucket_boards: np.ndarray) -> int:
@@ -162,8 +163,8 @@ def network_value(stack: np.ndarray, ply: int, accumulators: np.ndarray, fresh: 
         refresh(stack[source], accumulators[source], ft_weights, bucket_accumulators,
                 bucket_boards)
         fresh[source] = 1
-    # a network without buckets runs a loop of its own: with a refresh in the loop, even one
-    # never taken, the kernel costs a fifth more a call (benchmarks/nnue.py kernel)
+    # a network without buckets runs a loop of its own: a refresh in the loop, even one never
+    # taken, keeps LLVM from compiling the update as tightly (benchmarks/nnue.py kernel)
     if ft_weights.shape[0] == FEATURES:
         for level in range(source + 1, ply + 1):
             board_changes(stack[level - 1], stack[level], changes, counts, 0, 0)

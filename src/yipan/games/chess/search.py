@@ -162,7 +162,7 @@ def static_value(ctx: Context, ply: int) -> int:
     if ctx.ft_weights.shape[0] == 0:
         return evaluate(ctx.stack[ply], ctx.scratch)
     return network_value(ctx.stack, ply, ctx.accumulators, ctx.fresh, ctx.changes,
-                         ctx.counts, ctx.inputs, ctx.ft_weights, ctx.ft_bias,
+                         ctx.counts, ctx.inputs, ctx.ft_weights,
                          ctx.l1_weights, ctx.l1_bias, ctx.out_weights, ctx.out_bias,
                          ctx.bucket_accumulators, ctx.bucket_boards)
 
