@@ -8,10 +8,13 @@ openings alone, never on the machine's load.
 
 Each engine runs in a child process whose ``PYTHONPATH`` is its own ``src`` (two copies of
 one package cannot share a process), clears its tables before each game and thinks with
-``Limit(nodes=--nodes)``, so a game is the same every run. The games are refereed by the
-game's rules (``outcome``: mate, repetition, the quiet-move rules) in this process; a game
-still going after ``--max-plies`` is a draw, and one where both engines' scores put the same
-side ``--adjudicate`` centipawns ahead for ``--adjudicate-plies`` plies in a row goes to it.
+``Limit(nodes=--nodes)``, so a game is the same every run. ``--movetime`` gives each move
+that many seconds instead (equal time: what a change's cost in speed does to its gain, on a
+quiet machine; one engine thinks at a time, so a match takes one core).
+The games are refereed by the game's rules (``outcome``: mate, repetition, the quiet-move
+rules) in this process; a game still going after ``--max-plies`` is a draw, and one where both
+engines' scores put the same side ``--adjudicate`` centipawns ahead for ``--adjudicate-plies``
+plies in a row goes to it.
 Openings: each of the common openings below followed by ``--random-plies`` random quiet legal
 moves drawn from ``--seed`` (variety without blunders of material); each is played twice,
 colours swapped.
@@ -81,7 +84,7 @@ def worker(name: str) -> int:
             for move in request["moves"]:
                 state = game.play(state, move)
             start = time.process_time()
-            found = engine.think(state, Limit(nodes=request["nodes"]))
+            found = engine.think(state, Limit(nodes=request["nodes"], time=request["time"]))
             spent = time.process_time() - start
             answer = {"move": int(found.move), "score": int(found.score),
                       "nodes": int(found.nodes), "seconds": spent}
@@ -117,10 +120,11 @@ def _material(game: Any, state: Any) -> int:
     return sum(1 for ch in game.fen(state).split()[0] if ch.isalpha())
 
 
-def play(game: Any, first: Child, second: Child, opening: list[int], nodes: int,
-         max_plies: int, margin: int, agree_plies: int) -> tuple[int | None, int]:
-    """One game from ``opening``: the winner's colour (0 the side that moves first, None a
-    draw) and the number of plies at the end."""
+def play(game: Any, first: Child, second: Child, opening: list[int], nodes: int | None,
+         seconds: float | None, max_plies: int, margin: int,
+         agree_plies: int) -> tuple[int | None, int]:
+    """One game from ``opening`` at ``nodes`` or ``seconds`` a move: the winner's colour
+    (0 the side that moves first, None a draw) and the number of plies at the end."""
     for child in (first, second):
         child.ask({"cmd": "new"})
     state = game.initial_state()
@@ -133,7 +137,8 @@ def play(game: Any, first: Child, second: Child, opening: list[int], nodes: int,
         if outcome is not None:
             return outcome.winner, len(moves)
         side = game.to_move(state)
-        answer = (first, second)[side].ask({"cmd": "move", "moves": moves, "nodes": nodes})
+        answer = (first, second)[side].ask({"cmd": "move", "moves": moves, "nodes": nodes,
+                                                   "time": seconds})
         ahead = side if answer["score"] > 0 else 1 - side
         if abs(answer["score"]) >= margin:
             agree = agree + 1 if agree and ahead == leader else 1
@@ -155,6 +160,8 @@ def main() -> int:
     parser.add_argument("--game", choices=sorted(OPENINGS), default="xiangqi")
     parser.add_argument("--baseline", help="the baseline checkout's src directory")
     parser.add_argument("--nodes", type=int, default=10_000, help="alpha-beta nodes a move")
+    parser.add_argument("--movetime", type=float,
+                        help="seconds a move instead of a node budget")
     parser.add_argument("--pairs", type=int, default=50)
     parser.add_argument("--random-plies", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
@@ -181,12 +188,13 @@ def main() -> int:
     old = Child(__file__, args.baseline, ["--game", args.game], {"YIPAN_COMPILE_HELPER": "0"})
     try:
         tally = play_pairs(openings, new, old, lambda first, second, opening: play(
-            game, first, second, opening, args.nodes, args.max_plies, args.adjudicate,
-            args.adjudicate_plies))
+            game, first, second, opening, None if args.movetime else args.nodes,
+            args.movetime, args.max_plies, args.adjudicate, args.adjudicate_plies))
     finally:
         new.close()
         old.close()
-    report(f"{args.game}: new vs baseline at {args.nodes} nodes a move", tally, new, old)
+    budget = f"{args.movetime} s" if args.movetime else f"{args.nodes} nodes"
+    report(f"{args.game}: new vs baseline at {budget} a move", tally, new, old)
     return 0
 
 
