@@ -173,6 +173,8 @@ def main() -> int:
         return worker(args.game)
     if not args.baseline:
         parser.error("--baseline is required")
+    if args.movetime is not None and not args.movetime > 0:
+        parser.error("--movetime must be a number of seconds above 0")
 
     if args.game == "xiangqi":
         from yipan.games.xiangqi import Xiangqi as Game
