@@ -137,8 +137,8 @@ def play(game: Any, first: Child, second: Child, opening: list[int], nodes: int 
         if outcome is not None:
             return outcome.winner, len(moves)
         side = game.to_move(state)
-        answer = (first, second)[side].ask({"cmd": "move", "moves": moves, "nodes": nodes,
-                                                   "time": seconds})
+        request = {"cmd": "move", "moves": moves, "nodes": nodes, "time": seconds}
+        answer = (first, second)[side].ask(request)
         ahead = side if answer["score"] > 0 else 1 - side
         if abs(answer["score"]) >= margin:
             agree = agree + 1 if agree and ahead == leader else 1
