@@ -122,7 +122,7 @@ def speed(args: argparse.Namespace) -> None:
                else random_network(game, args.accumulator, args.hidden,
                                    np.random.default_rng(0)))
     positions = positions_of(game)
-    print(f"{game}: network {network.accumulator}x2-{network.hidden}-1"
+    print(f"{game}: network {network.shape}"
           f"{' (random weights)' if not args.network else ''}, {args.speed_nodes:,} nodes a "
           f"position, {len(positions)} positions")
     engines = {"hand": nnue_game(game).engine(), "network": nnue_game(game).engine()}
@@ -206,7 +206,7 @@ def kernel(args: argparse.Namespace) -> None:
         by_hand(each, stack, second)
         seconds["hand"] += time.process_time() - start
     calls = each * len(pairs)
-    print(f"{game}: network {network.accumulator}x2-{network.hidden}-1"
+    print(f"{game}: network {network.shape}"
           f"{' (random weights)' if not args.network else ''}, {len(pairs)} children, "
           f"{calls:,} calls each")
     for name, spent in seconds.items():

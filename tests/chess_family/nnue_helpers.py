@@ -32,16 +32,18 @@ def value_arguments(memory: dict[str, np.ndarray], game: str = "chess") -> list[
 
 
 def random_arrays(game: str, rng: np.random.Generator, width: int = 16, hidden: int = 4,
-                  buckets: int = 1) -> dict[str, np.ndarray]:
+                  buckets: int = 1, output_buckets: int = 1) -> dict[str, np.ndarray]:
     """The integer arrays of a network for ``game`` (``width`` accumulator units, ``hidden``
-    units after it, ``buckets`` king buckets), drawn from ``rng``."""
+    units after it in each of ``output_buckets``, ``buckets`` king buckets), drawn from
+    ``rng``."""
     rows = FEATURES[game] * buckets
+    units = hidden * output_buckets
     return {"ft_weights": rng.integers(-30, 30, (rows, width)).astype(np.int16),
             "ft_bias": rng.integers(0, 80, width).astype(np.int16),
-            "l1_weights": rng.integers(-200, 200, (hidden, 2 * width)).astype(np.int16),
-            "l1_bias": rng.integers(-5000, 5000, hidden).astype(np.int32),
-            "out_weights": rng.integers(-3000, 3000, hidden).astype(np.int32),
-            "out_bias": rng.integers(-1000, 1000, 1).astype(np.int32)}
+            "l1_weights": rng.integers(-200, 200, (units, 2 * width)).astype(np.int16),
+            "l1_bias": rng.integers(-5000, 5000, units).astype(np.int32),
+            "out_weights": rng.integers(-3000, 3000, units).astype(np.int32),
+            "out_bias": rng.integers(-1000, 1000, output_buckets).astype(np.int32)}
 
 
 def constant_network(game: str, centipawns: int, width: int = 8) -> NetworkFile:

@@ -9,9 +9,16 @@ were the first player)::
       -> accumulator[p] = ft_bias + sum of ft_weights[f] over the features f of perspective p
                                                     (H int16 per perspective, scale QA)
       -> x = [crelu(acc[side to move]), crelu(acc[other])]        (2H, each 0..QA)
-      -> h = crelu((l1_weights @ x + l1_bias) >> QB_SHIFT)         (D, each 0..QA)
-      -> out = out_weights . h + out_bias                          (scale QA * QO)
+      -> h = crelu((l1_weights[s] @ x + l1_bias[s]) >> QB_SHIFT)   (D, each 0..QA)
+      -> out = out_weights[s] . h + out_bias[s]                    (scale QA * QO)
       -> centipawns = out * OUTPUT_SCALE / (QA * QO)
+
+The layers after the first come in S output buckets (S = 1: one set), and a position reads
+those of the bucket of the number of pieces on the board, both kings counted
+(``output_bucket``): an endgame is valued by weights of its own, while the first layer, which
+needs many positions to learn, stays shared. The S sets are stored one after another, set s
+in rows ``s * D .. s * D + D - 1`` of ``l1_weights``, ``l1_bias`` and ``out_weights``
+(``out_bias`` has S entries), so a network of one bucket is the network without them.
 
 ``crelu`` clips to 0..QA (QA stands for 1.0). The first layer is a sum over the pieces, so a
 move changes it by a few columns: the search keeps one accumulator per ply and makes the one
@@ -30,8 +37,8 @@ A context that uses a network holds these arrays (``NETWORK_FIELDS``; none: ``ft
 no rows, and the game's hand-set evaluation runs instead)::
 
     ft_weights (F, H) int16   ft_bias (H,) int16
-    l1_weights (D, 2H) int16  l1_bias (D,) int32
-    out_weights (D,) int32    out_bias (1,) int32
+    l1_weights (S * D, 2H) int16  l1_bias (S * D,) int32
+    out_weights (S * D,) int32    out_bias (S,) int32
     accumulators (MAX_PLY + 2, 2, H) int16   fresh (MAX_PLY + 2,) int64 (1: up to date)
     scratch: changes (2, 2, 32) int64, the features a move adds [0] and removes [1], and
     counts (2, 2) int64, how many; inputs (2H + 2D,) int16: the first layer clipped (2H),
@@ -63,6 +70,7 @@ NETWORK_FIELDS = ("ft_weights", "ft_bias", "l1_weights", "l1_bias", "out_weights
                   "bucket_accumulators", "bucket_boards")
 MAX_BUCKETS = 8  # king buckets a game's features may have (chess: 8)
 BOARD_FIELDS = 8  # the position fields a bucket's cached board keeps (chess: 6 kinds, 2 colours)
+MAX_PIECES = 32  # on a board at most (chess and xiangqi alike): the output buckets' range
 
 
 def network_memory(arrays: dict[str, np.ndarray] | None, hidden: int = 1) -> dict[str, Any]:
@@ -140,10 +148,20 @@ def apply_changes(parent: np.ndarray, child: np.ndarray, weights: np.ndarray,
 
 
 @njit(cache=True, inline="always")
+def output_bucket(pieces: int, buckets: int) -> int:
+    """The output bucket of a position with ``pieces`` on the board (kings too): the range
+    2..MAX_PIECES cut into ``buckets`` parts of nearly equal width (8: 2-4, 5-8, ... 29-32).
+    ``nnue_fit`` computes the same from the features."""
+    bucket = (pieces - 1) * buckets // MAX_PIECES
+    return bucket if bucket < buckets else buckets - 1
+
+
+@njit(cache=True, inline="always")
 def forward(accumulator: np.ndarray, side: int, inputs: np.ndarray, l1_weights: np.ndarray,
-            l1_bias: np.ndarray, out_weights: np.ndarray, out_bias: np.ndarray) -> int:
-    """The network's value in centipawns for ``side`` (to move) from its accumulator
-    (``inputs``: int16 scratch, ``network_memory``'s).
+            l1_bias: np.ndarray, out_weights: np.ndarray, out_bias: np.ndarray,
+            bucket: int) -> int:
+    """The network's value in centipawns for ``side`` (to move) from its accumulator, read
+    by the layers of output ``bucket`` (``inputs``: int16 scratch, ``network_memory``'s).
 
     Written for LLVM's vectoriser: the clipping as conditional expressions (numba's ``min``
     and ``max`` keep a loop scalar), and the hidden sums as int16 x int16 products added in
@@ -161,16 +179,19 @@ def forward(accumulator: np.ndarray, side: int, inputs: np.ndarray, l1_weights: 
             into[i] = value if value < QA else QA
     clipped = inputs[:2 * width]
     sums = inputs[2 * width:].view(np.int32)
-    for j in range(l1_weights.shape[0]):
-        weights = l1_weights[j]
+    size = l1_weights.shape[0] // out_bias.shape[0]  # D, the hidden units of one bucket
+    first = bucket * size
+    for j in range(size):
+        weights = l1_weights[first + j]
         total = np.int32(0)
         for i in range(2 * width):
             total += np.int32(clipped[i]) * np.int32(weights[i])
         sums[j] = total  # stored as int32 (no sum overflows it): LLVM then adds in int32
-    out = np.int64(out_bias[0])
-    for j in range(l1_weights.shape[0]):
-        hidden = int((np.int64(sums[j]) + np.int64(l1_bias[j]) + QB // 2) >> QB_SHIFT)  # rounded
+    out = np.int64(out_bias[bucket])
+    for j in range(size):
+        hidden = int((np.int64(sums[j]) + np.int64(l1_bias[first + j]) + QB // 2)
+                     >> QB_SHIFT)  # rounded
         hidden = hidden if hidden > 0 else 0
         hidden = hidden if hidden < QA else QA
-        out += hidden * np.int64(out_weights[j])
+        out += hidden * np.int64(out_weights[first + j])
     return int(out * OUTPUT_SCALE // (QA * QO))

@@ -3,11 +3,15 @@ read with numpy alone (playing needs no training library).
 
 A numpy ``.npz`` (no pickles) holding::
 
-    ft_weights (F, H) int16   ft_bias (H,) int16
-    l1_weights (D, 2H) int16  l1_bias (D,) int32
-    out_weights (D,) int32    out_bias (1,) int32
+    ft_weights (F, H) int16       ft_bias (H,) int16
+    l1_weights (S * D, 2H) int16  l1_bias (S * D,) int32
+    out_weights (S * D,) int32    out_bias (S,) int32
     header     uint8          a JSON object: format, version, game, features (F),
-                              accumulator (H), hidden (D), sha256, notes
+                              accumulator (H), hidden (D), sha256, notes; from version 2
+                              output_buckets (S)
+
+A network of one output bucket is written as version 1, which every reader of the format
+reads; version 2 adds the buckets (``nnue.py`` draws them).
 
 ``sha256`` is of every array in name order (name, dtype, shape, bytes). A file whose header,
 arrays or checksum do not match, or one made for another game, is refused in one line
@@ -39,7 +43,9 @@ from ..core import YipanError
 from ..core.files import FileRefusedError, read_capped, unpack_npz, write_atomically
 
 FORMAT = "yipan-nnue"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)  # read; one output bucket is written as 1
+MAX_OUTPUT_BUCKETS = 16
 MAX_FILE = 64 << 20
 MAX_HEADER = 1 << 16
 MAX_WIDTH = 4096
@@ -71,14 +77,28 @@ class NetworkFile:
         return int(self.arrays["ft_weights"].shape[1])
 
     @property
+    def output_buckets(self) -> int:
+        return int(self.arrays["out_bias"].shape[0])
+
+    @property
     def hidden(self) -> int:
-        return int(self.arrays["l1_weights"].shape[0])
+        """Hidden units of one output bucket."""
+        return int(self.arrays["l1_weights"].shape[0]) // self.output_buckets
+
+    @property
+    def shape(self) -> str:
+        """How a person reads the layers: 128x2-16-1, with buckets 128x2-(16-1)x8."""
+        if self.output_buckets == 1:
+            return f"{self.accumulator}x2-{self.hidden}-1"
+        return f"{self.accumulator}x2-({self.hidden}-1)x{self.output_buckets}"
 
 
-def shapes(features: int, accumulator: int, hidden: int) -> dict[str, tuple[int, ...]]:
+def shapes(features: int, accumulator: int, hidden: int,
+           output_buckets: int = 1) -> dict[str, tuple[int, ...]]:
     return {"ft_weights": (features, accumulator), "ft_bias": (accumulator,),
-            "l1_weights": (hidden, 2 * accumulator), "l1_bias": (hidden,),
-            "out_weights": (hidden,), "out_bias": (1,)}
+            "l1_weights": (output_buckets * hidden, 2 * accumulator),
+            "l1_bias": (output_buckets * hidden,),
+            "out_weights": (output_buckets * hidden,), "out_bias": (output_buckets,)}
 
 
 def checksum(arrays: Mapping[str, np.ndarray]) -> str:
@@ -93,10 +113,12 @@ def checksum(arrays: Mapping[str, np.ndarray]) -> str:
 def to_bytes(network: NetworkFile) -> bytes:
     arrays = {name: np.asarray(network.arrays[name], np.dtype(kind).newbyteorder("<"))
               for name, kind in ARRAY_TYPES.items()}
-    header = {"format": FORMAT, "version": VERSION, "game": network.game,
+    header = {"format": FORMAT, "version": 1, "game": network.game,
               "features": network.features, "accumulator": network.accumulator,
               "hidden": network.hidden, "sha256": checksum(arrays),
               "notes": dict(network.notes)}
+    if network.output_buckets > 1:
+        header.update(version=VERSION, output_buckets=network.output_buckets)
     buffer = io.BytesIO()
     savez: Any = np.savez  # numpy's stub reads ** as its allow_pickle flag
     savez(buffer, header=np.frombuffer(json.dumps(header).encode(), np.uint8), **arrays)
@@ -145,7 +167,8 @@ def from_bytes(data: bytes, name: str = "network", game: str | None = None) -> N
     except (ValueError, TypeError, RecursionError) as error:
         raise NetworkFileError(f"{name}: the network's header is damaged "
                                f"({str(error)[:100]})") from None
-    expected = shapes(header["features"], header["accumulator"], header["hidden"])
+    expected = shapes(header["features"], header["accumulator"], header["hidden"],
+                      header.get("output_buckets", 1))
     if set(arrays) != set(expected):
         raise NetworkFileError(f"{name}: the arrays do not match the header's layers")
     for key, shape in expected.items():
@@ -165,15 +188,20 @@ def _checked_header(raw: np.ndarray | None) -> dict[str, Any]:
     header = json.loads(raw.tobytes())
     fields = {"format", "version", "game", "features", "accumulator", "hidden", "sha256",
               "notes"}
-    if not isinstance(header, dict) or set(header) != fields:
+    if not isinstance(header, dict):
+        raise ValueError("the header is not an object")
+    if header.get("format") != FORMAT or header.get("version") not in VERSIONS:
+        raise ValueError(f"not format {FORMAT} version {' or '.join(map(str, VERSIONS))}")
+    if header["version"] >= 2:
+        fields.add("output_buckets")
+    if set(header) != fields:
         raise ValueError(f"expected the fields {', '.join(sorted(fields))}")
-    if header["format"] != FORMAT or header["version"] != VERSION:
-        raise ValueError(f"not format {FORMAT} version {VERSION}")
-    sizes = (header["features"], header["accumulator"], header["hidden"])
-    limits = (MAX_FEATURES, MAX_WIDTH, MAX_WIDTH)
+    sizes = (header["features"], header["accumulator"], header["hidden"],
+             header.get("output_buckets", 1))
+    limits = (MAX_FEATURES, MAX_WIDTH, MAX_WIDTH, MAX_OUTPUT_BUCKETS)
     if not all(type(n) is int and 0 < n <= limit for n, limit in zip(sizes, limits, strict=True)):
-        raise ValueError("features, accumulator and hidden must be small positive whole "
-                         "numbers")
+        raise ValueError("features, accumulator, hidden and output buckets must be small "
+                         "positive whole numbers")
     if not isinstance(header["game"], str) or not isinstance(header["sha256"], str) \
             or not isinstance(header["notes"], dict):
         raise ValueError("game and sha256 must be text, notes an object")

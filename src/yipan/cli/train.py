@@ -166,6 +166,9 @@ def add_nnue_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bucket-rate", type=rate, default=defaults.bucket_rate,
                         help="the king buckets' own rows learn at this fraction of the rate "
                         "(default %(default)s)")
+    parser.add_argument("--output-buckets", type=count(1, 16), default=defaults.output_buckets,
+                        metavar="N", help="the layers after the first, one set per bucket of "
+                        "the number of pieces on the board (default %(default)s)")
     parser.add_argument("--steps", type=count(1, 10_000_000), default=defaults.steps,
                         help="training steps (default %(default)s)")
     parser.add_argument("--batch", type=count(1, 1 << 16), default=defaults.batch,
@@ -215,6 +218,7 @@ def run_nnue(argv: list[str]) -> int:
         random_plies=args.random_plies, depth=args.depth, nodes=args.nodes,
         labeller=None if args.labeller is None else str(args.labeller), seed=args.seed,
         accumulator=args.accumulator, hidden=args.hidden, king_buckets=args.king_buckets,
+        output_buckets=args.output_buckets,
         bucket_rate=args.bucket_rate,
         steps=args.steps,
         batch=args.batch, learning_rate=args.learning_rate, blend=args.blend,

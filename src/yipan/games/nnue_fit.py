@@ -16,6 +16,11 @@ anywhere is learned from every position and each bucket learns only its differen
 bucket's own rows see a few percent of the positions). The export adds them up
 (``merged``): the integer network has no factor.
 
+With output buckets the layers after the first come in sets, one per bucket of the number of
+pieces on the board (``yipan.chess_family.nnue.output_bucket``, counted here from the
+features). A network given buckets starts with each set a copy of its one (``with_output_
+buckets``), so it computes what it did, and each set then learns from its own positions.
+
 The hidden weights are kept within what int16 at scale QB holds by a clip after each step,
 so the export loses only the rounding.
 """
@@ -28,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..chess_family.nnue import OUTPUT_SCALE, QA, QB, QO
+from ..chess_family.nnue import MAX_PIECES, OUTPUT_SCALE, QA, QB, QO
 from ..core import CapabilityError
 
 HIDDEN_LIMIT = 2.0  # the hidden layer's weights stay within +-2 (the kernel's int32 sums)
@@ -70,11 +75,14 @@ def dequantise(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def initial_params(features: int, accumulator: int, hidden: int,
-                   rng: np.random.Generator, buckets: int = 1) -> dict[str, np.ndarray]:
+                   rng: np.random.Generator, buckets: int = 1,
+                   output_buckets: int = 1) -> dict[str, np.ndarray]:
     """Fresh float weights: small first-layer columns (about 30 pieces add up), biases that
-    keep the clipped units inside 0..1; with king buckets, in the factor (``bucketed``)."""
+    keep the clipped units inside 0..1; with king buckets, in the factor (``bucketed``);
+    with output buckets, the same set for each at first."""
     params = _initial_params(features, accumulator, hidden, rng)
-    return bucketed(params, buckets) if buckets > 1 else params
+    params = bucketed(params, buckets) if buckets > 1 else params
+    return with_output_buckets(params, output_buckets) if output_buckets > 1 else params
 
 
 def bucketed(params: Mapping[str, np.ndarray], buckets: int) -> dict[str, np.ndarray]:
@@ -131,6 +139,20 @@ def widened(params: Mapping[str, np.ndarray], accumulator: int,
             "l1_weights": np.concatenate([mine, silent, theirs, silent], axis=1)}
 
 
+def with_output_buckets(params: Mapping[str, np.ndarray], buckets: int) -> dict[str, np.ndarray]:
+    """``params`` (one output bucket) with ``buckets``, each a copy of it: the same output."""
+    return {**{name: np.asarray(value, np.float32) for name, value in params.items()},
+            **{name: np.tile(np.asarray(params[name], np.float32), (buckets,) + (1,) * (
+                np.ndim(params[name]) - 1))
+               for name in ("l1_weights", "l1_bias", "out_weights", "out_bias")}}
+
+
+def output_buckets_of(mine: Any, padding: int, buckets: int, xp: Any = np) -> Any:
+    """Each position's output bucket, from its pieces (the features that are not padding)."""
+    pieces = (mine < padding).sum(axis=1)
+    return xp.minimum((pieces - 1) * buckets // MAX_PIECES, buckets - 1)
+
+
 def float_output(params: Any, mine: Any, theirs: Any, xp: Any = np) -> Any:
     """The float network's output ``y`` (units of OUTPUT_SCALE centipawns) of a batch;
     ``xp`` is numpy or jax.numpy."""
@@ -143,8 +165,16 @@ def float_output(params: Any, mine: Any, theirs: Any, xp: Any = np) -> Any:
     first = xp.concatenate([columns[mine].sum(axis=1), columns[theirs].sum(axis=1)], axis=1)
     bias = xp.concatenate([params["ft_bias"], params["ft_bias"]])
     x = xp.clip(first + bias, 0.0, 1.0)
+    buckets = params["out_bias"].shape[0]
     hidden = xp.clip(x @ params["l1_weights"].T + params["l1_bias"], 0.0, 1.0)
-    return hidden @ params["out_weights"] + params["out_bias"][0]
+    if buckets == 1:
+        return hidden @ params["out_weights"] + params["out_bias"][0]
+    # every bucket's output, then each position's own: the sets are small beside the
+    # first layer, and a gather per position would cost more than computing them all
+    outputs = (hidden * params["out_weights"]).reshape(hidden.shape[0], buckets, -1).sum(axis=2)
+    outputs = outputs + params["out_bias"]
+    chosen = output_buckets_of(mine, rows.shape[0], buckets, xp)
+    return xp.take_along_axis(outputs, chosen[:, None], axis=1)[:, 0]
 
 
 class Trainer:

@@ -76,6 +76,8 @@ class NnuePlan:
     # positions, so at the full rate they learn the positions by heart (the held-out losses
     # of the rates tried: docs/performance.md, round eight)
     bucket_rate: float = 0.03
+    # > 1: the layers after the first, one set per bucket of the number of pieces on the board
+    output_buckets: int = 1
     steps: int = 2_000
     batch: int = 2_048
     learning_rate: float = 1e-3
@@ -104,6 +106,8 @@ class NnuePlan:
         settings = {key: asdict(self)[key] for key in keys}
         if self.king_buckets != 1:  # (absent when unused: older checkpoints still resume)
             settings.update(king_buckets=self.king_buckets, bucket_rate=self.bucket_rate)
+        if self.output_buckets != 1:
+            settings.update(output_buckets=self.output_buckets)
         if self.final_steps:  # (absent when unused: older checkpoints still resume)
             settings.update(final_steps=self.final_steps,
                             final_learning_rate=self.final_learning_rate)
@@ -277,7 +281,7 @@ def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
     else:
         params = initial_params(nnue_game(plan.game).features, plan.accumulator, plan.hidden,
                                 np.random.default_rng((plan.seed, 1 << 20)),
-                                plan.king_buckets)
+                                plan.king_buckets, plan.output_buckets)
     trainer = Trainer(params, plan.learning_rate, optimizer_state,
                       final=(plan.steps - plan.final_steps, plan.final_learning_rate)
                       if plan.final_steps else None,
@@ -312,17 +316,20 @@ def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
 
 def start_network(plan: NnuePlan) -> NetworkFile:
     """``plan.start``'s network, refused unless it has the hidden layer asked, a first
-    layer no wider than asked (a narrower one is grown: ``start_params``) and no king
-    buckets or the ones asked."""
+    layer no wider than asked (a narrower one is grown: ``start_params``), and no king
+    buckets or the ones asked, no output buckets or the ones asked."""
     from ..chess_family.nnue_file import load
 
     assert plan.start is not None
     network = load(plan.start, plan.game)
     base = nnue_game(plan.game).features
     if network.hidden != plan.hidden or network.accumulator > plan.accumulator:
-        raise YipanError(f"{plan.start} is {network.accumulator}x2-{network.hidden}-1, not "
-                         f"the {plan.accumulator}x2-{plan.hidden}-1 asked (--accumulator, "
+        raise YipanError(f"{plan.start} is {network.shape}, not the "
+                         f"{plan.accumulator}x2-{plan.hidden}-1 asked (--accumulator, "
                          "--hidden; a narrower first layer is grown)")
+    if network.output_buckets not in (1, plan.output_buckets):
+        raise YipanError(f"{plan.start} has {network.output_buckets} output buckets, not the "
+                         f"{plan.output_buckets} asked (--output-buckets)")
     if network.features not in (base, base * plan.king_buckets):
         raise YipanError(f"{plan.start} has {network.features // base} king buckets, not the "
                          f"{plan.king_buckets} asked (--king-buckets)")
@@ -334,13 +341,16 @@ def start_params(plan: NnuePlan) -> dict[str, np.ndarray]:
     round that goes on from the last network keeps what it learned rather than starting
     from noise. A narrower network is widened to ``plan.accumulator``, and one without king
     buckets is given them (``bucketed``), each computing the same output, so a bigger
-    network can start where the smaller one got to."""
-    from .nnue_fit import bucketed, dequantise, widened
+    network can start where the smaller one got to; so is one without output buckets
+    (``with_output_buckets``)."""
+    from .nnue_fit import bucketed, dequantise, widened, with_output_buckets
 
     rng = np.random.default_rng((plan.seed, 1 << 20))
     params = widened(dequantise(start_network(plan).arrays), plan.accumulator, rng)
     if plan.king_buckets > 1 and params["ft_weights"].shape[0] == nnue_game(plan.game).features:
         params = bucketed(params, plan.king_buckets)
+    if plan.output_buckets > 1 and params["out_bias"].shape[0] == 1:
+        params = with_output_buckets(params, plan.output_buckets)
     return params
 
 
@@ -365,6 +375,6 @@ def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions]
              "quantisation_drift_cp": round(drift, 2)}
     network = NetworkFile(plan.game, arrays, notes)
     save(network, output)
-    say(f"network: {output} ({network.accumulator}x2-{network.hidden}-1, quantised values "
+    say(f"network: {output} ({network.shape}, quantised values "
         f"within {drift:.1f} cp of the float network's on average)")
     return network

@@ -30,8 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...chess_family.nnue import add_feature, apply_changes, forward, sub_feature
-from .bits import lowest_square
+from ...chess_family.nnue import add_feature, apply_changes, forward, output_bucket, sub_feature
+from .bits import lowest_square, popcount
 from .board import EN_PASSANT, KING, SIDE, SQUARE_BIT, WHITE
 
 FEATURES = 768  # per king bucket
@@ -186,8 +186,12 @@ def network_value(stack: np.ndarray, ply: int, accumulators: np.ndarray, fresh: 
                 refresh(child, accumulators[level], ft_weights, bucket_accumulators,
                         bucket_boards)
             fresh[level] = 1
+    bucket = 0
+    if out_bias.shape[0] > 1:
+        bucket = output_bucket(popcount(stack[ply, WHITE] | stack[ply, WHITE + 1]),
+                               out_bias.shape[0])
     return forward(accumulators[ply], stack[ply, SIDE], inputs, l1_weights, l1_bias, out_weights,
-                   out_bias)
+                   out_bias, bucket)
 
 
 def evaluate_with(arrays: dict[str, np.ndarray], row: np.ndarray) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...chess_family.nnue import add_feature, apply_changes, forward
+from ...chess_family.nnue import add_feature, apply_changes, forward, output_bucket
 from .board import SIDE, SQUARES
 
 FEATURES = 1_260
@@ -104,8 +104,14 @@ def network_value(stack: np.ndarray, ply: int, accumulators: np.ndarray, fresh: 
         apply_changes(accumulators[level - 1], accumulators[level], ft_weights, changes,
                       counts[0], counts[1])
         fresh[level] = 1
+    bucket = 0
+    if out_bias.shape[0] > 1:
+        pieces = 0
+        for square in range(SQUARES):
+            pieces += stack[ply, square] != 0
+        bucket = output_bucket(pieces, out_bias.shape[0])
     return forward(accumulators[ply], stack[ply, SIDE], inputs, l1_weights, l1_bias, out_weights,
-                   out_bias)
+                   out_bias, bucket)
 
 
 def evaluate_with(arrays: dict[str, np.ndarray], row: np.ndarray) -> int:
