@@ -139,7 +139,8 @@ def test_the_file_keeps_the_buckets_and_a_one_bucket_network_stays_version_one()
     header = json.loads(stored["header"].tobytes())
     for key, value, refusal in (("output_buckets", 4, "l1_weights has shape"),
                                 ("output_buckets", 0, "small positive"),
-                                ("version", 3, "version 1 or 2")):
+                                ("version", 3, "version 1 or 2"),
+                                ("version", True, "version 1 or 2")):
         altered = io.BytesIO()
         np.savez(altered, **dict(stored, header=np.frombuffer(
             json.dumps(dict(header, **{key: value})).encode(), np.uint8)))

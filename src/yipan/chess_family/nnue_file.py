@@ -190,9 +190,10 @@ def _checked_header(raw: np.ndarray | None) -> dict[str, Any]:
               "notes"}
     if not isinstance(header, dict):
         raise ValueError("the header is not an object")
-    if header.get("format") != FORMAT or header.get("version") not in VERSIONS:
+    version = header.get("version")
+    if header.get("format") != FORMAT or type(version) is not int or version not in VERSIONS:
         raise ValueError(f"not format {FORMAT} version {' or '.join(map(str, VERSIONS))}")
-    if header["version"] >= 2:
+    if version >= 2:
         fields.add("output_buckets")
     if set(header) != fields:
         raise ValueError(f"expected the fields {', '.join(sorted(fields))}")
