@@ -14,8 +14,8 @@ from yipan.chess_family.nnue import (
     QB,
     QB_SHIFT,
     QO,
-    forward,
     network_memory,
+    output_layers,
 )
 
 
@@ -53,8 +53,8 @@ def test_forward_is_the_integer_arithmetic_exactly(width: int, hidden: int, side
     accumulator = rng.integers(-2 * QA, 2 * QA + 1, (2, width)).astype(np.int16)
     memory = network_memory(arrays)
     bucket = data.draw(st.integers(0, buckets - 1))
-    got = forward(accumulator, side, memory["inputs"], memory["l1_weights"],
-                  memory["l1_bias"], memory["out_weights"], memory["out_bias"], bucket)
+    got = output_layers(accumulator, side, memory["inputs"], memory["l1_weights"],
+                        memory["l1_bias"], memory["out_weights"], memory["out_bias"], bucket)
     assert got == reference(accumulator, side, arrays, bucket)
 
 
@@ -70,7 +70,7 @@ def test_the_largest_sums_do_not_overflow() -> None:
     }
     accumulator = np.full((2, width), 3 * QA, np.int16)
     memory = network_memory(arrays)
-    got = forward(accumulator, 0, memory["inputs"], memory["l1_weights"], memory["l1_bias"],
-                  memory["out_weights"], memory["out_bias"], 0)
+    got = output_layers(accumulator, 0, memory["inputs"], memory["l1_weights"],
+                        memory["l1_bias"], memory["out_weights"], memory["out_bias"], 0)
     assert got == reference(accumulator, 0, arrays)
     assert got > 0  # every hidden unit saturates at QA: QO - QO + 2 QO + 1 of them, positive

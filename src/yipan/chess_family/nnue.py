@@ -158,10 +158,9 @@ def output_bucket(pieces: int, buckets: int) -> int:
 
 @njit(cache=True, inline="always")
 def forward(accumulator: np.ndarray, side: int, inputs: np.ndarray, l1_weights: np.ndarray,
-            l1_bias: np.ndarray, out_weights: np.ndarray, out_bias: np.ndarray,
-            bucket: int) -> int:
-    """The network's value in centipawns for ``side`` (to move) from its accumulator, read
-    by the layers of output ``bucket`` (``inputs``: int16 scratch, ``network_memory``'s).
+            l1_bias: np.ndarray, out_weights: np.ndarray, out_bias: np.ndarray) -> int:
+    """The network's value in centipawns for ``side`` (to move) from its accumulator
+    (``inputs``: int16 scratch, ``network_memory``'s).
 
     Written for LLVM's vectoriser: the clipping as conditional expressions (numba's ``min``
     and ``max`` keep a loop scalar), and the hidden sums as int16 x int16 products added in
@@ -179,19 +178,33 @@ def forward(accumulator: np.ndarray, side: int, inputs: np.ndarray, l1_weights: 
             into[i] = value if value < QA else QA
     clipped = inputs[:2 * width]
     sums = inputs[2 * width:].view(np.int32)
-    size = l1_weights.shape[0] // out_bias.shape[0]  # D, the hidden units of one bucket
-    first = bucket * size
-    for j in range(size):
-        weights = l1_weights[first + j]
+    for j in range(l1_weights.shape[0]):
+        weights = l1_weights[j]
         total = np.int32(0)
         for i in range(2 * width):
             total += np.int32(clipped[i]) * np.int32(weights[i])
         sums[j] = total  # stored as int32 (no sum overflows it): LLVM then adds in int32
-    out = np.int64(out_bias[bucket])
-    for j in range(size):
-        hidden = int((np.int64(sums[j]) + np.int64(l1_bias[first + j]) + QB // 2)
-                     >> QB_SHIFT)  # rounded
+    out = np.int64(out_bias[0])
+    for j in range(l1_weights.shape[0]):
+        hidden = int((np.int64(sums[j]) + np.int64(l1_bias[j]) + QB // 2) >> QB_SHIFT)  # rounded
         hidden = hidden if hidden > 0 else 0
         hidden = hidden if hidden < QA else QA
-        out += hidden * np.int64(out_weights[first + j])
+        out += hidden * np.int64(out_weights[j])
     return int(out * OUTPUT_SCALE // (QA * QO))
+
+
+@njit(cache=True, inline="always")
+def output_layers(accumulator: np.ndarray, side: int, inputs: np.ndarray,
+                  l1_weights: np.ndarray, l1_bias: np.ndarray, out_weights: np.ndarray,
+                  out_bias: np.ndarray, bucket: int) -> int:
+    """``forward`` through the layers of output ``bucket``: the arrays as they are for a
+    network of one set (``forward`` compiled as before buckets existed: a view here, even
+    one never taken, costs the one-set network a few percent of its nodes), else views of
+    the bucket's set."""
+    if out_bias.shape[0] == 1:
+        return forward(accumulator, side, inputs, l1_weights, l1_bias, out_weights, out_bias)
+    size = l1_weights.shape[0] // out_bias.shape[0]
+    first = bucket * size
+    return forward(accumulator, side, inputs, l1_weights[first:first + size],
+                   l1_bias[first:first + size], out_weights[first:first + size],
+                   out_bias[bucket:bucket + 1])

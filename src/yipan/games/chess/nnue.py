@@ -30,7 +30,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...chess_family.nnue import add_feature, apply_changes, forward, output_bucket, sub_feature
+from ...chess_family.nnue import (
+    add_feature,
+    apply_changes,
+    output_bucket,
+    output_layers,
+    sub_feature,
+)
 from .bits import lowest_square, popcount
 from .board import EN_PASSANT, KING, SIDE, SQUARE_BIT, WHITE
 
@@ -190,8 +196,8 @@ def network_value(stack: np.ndarray, ply: int, accumulators: np.ndarray, fresh: 
     if out_bias.shape[0] > 1:
         bucket = output_bucket(popcount(stack[ply, WHITE] | stack[ply, WHITE + 1]),
                                out_bias.shape[0])
-    return forward(accumulators[ply], stack[ply, SIDE], inputs, l1_weights, l1_bias, out_weights,
-                   out_bias, bucket)
+    return output_layers(accumulators[ply], stack[ply, SIDE], inputs, l1_weights, l1_bias,
+                         out_weights, out_bias, bucket)
 
 
 def evaluate_with(arrays: dict[str, np.ndarray], row: np.ndarray) -> int:

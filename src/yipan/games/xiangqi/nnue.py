@@ -21,7 +21,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...chess_family.nnue import add_feature, apply_changes, forward, output_bucket
+from ...chess_family.nnue import (
+    add_feature,
+    apply_changes,
+    output_bucket,
+    output_layers,
+)
 from .board import SIDE, SQUARES
 
 FEATURES = 1_260
@@ -110,8 +115,8 @@ def network_value(stack: np.ndarray, ply: int, accumulators: np.ndarray, fresh: 
         for square in range(SQUARES):
             pieces += stack[ply, square] != 0
         bucket = output_bucket(pieces, out_bias.shape[0])
-    return forward(accumulators[ply], stack[ply, SIDE], inputs, l1_weights, l1_bias, out_weights,
-                   out_bias, bucket)
+    return output_layers(accumulators[ply], stack[ply, SIDE], inputs, l1_weights, l1_bias,
+                         out_weights, out_bias, bucket)
 
 
 def evaluate_with(arrays: dict[str, np.ndarray], row: np.ndarray) -> int:
