@@ -20,6 +20,7 @@ from yipan.cli.main import main
 from yipan.core import Limit
 from yipan.games.chess.board import POSITION_SIZE, WHITE
 from yipan.games.chess.engine import Engine
+from yipan.games.chess.nnue import evaluate_with, network_value
 from yipan.games.chess.rules import Chess
 from yipan.games.chess.rules import to_row as chess_row
 from yipan.games.nnue_fit import dequantise, float_output, quantise, with_output_buckets
@@ -117,8 +118,6 @@ def test_the_search_path_reads_the_same_value_as_a_position_from_scratch(seed):
     for ply, row in enumerate(rows):
         stack[ply] = row
         memory["fresh"][ply] = 0
-    from yipan.games.chess.nnue import evaluate_with, network_value
-
     for ply in range(1, len(rows)):
         assert network_value(stack, ply, *value_arguments(memory)) == \
             evaluate_with(arrays, stack[ply])
