@@ -34,7 +34,14 @@ from yipan.games.chess.nnue import (
     network_value,
 )
 from yipan.games.chess.rules import Chess, position_from_fen, to_row
-from yipan.games.nnue_fit import bucketed, dequantise, float_output, merged, quantise
+from yipan.games.nnue_fit import (
+    bucketed,
+    dequantise,
+    float_output,
+    merged,
+    quantise,
+    refactorised,
+)
 
 from .nnue_helpers import (
     assert_the_ai_follows_eval_file,
@@ -185,6 +192,25 @@ def test_a_factorised_network_is_the_sum_of_its_factor_and_its_buckets_rows():
     integers = np.array([evaluate_with(quantise(merged(factorised)), row) for row in batch])
     assert np.mean(np.abs(floats - integers)) < 8
     assert np.mean(np.abs(floats - plain * OUTPUT_SCALE)) > 20  # the buckets' rows count
+
+
+def test_a_merged_network_split_into_its_factor_again_computes_the_same():
+    """``refactorised`` undoes ``merged``: the factor is the buckets' mean row, each bucket
+    keeps its difference, and adding them up gives back every row."""
+    rng = np.random.default_rng(12)
+    params = dequantise(random_arrays("chess", rng))
+    params["ft_weights"] = np.tile(params["ft_weights"], (KING_BUCKETS, 1)) + (
+        rng.standard_normal((KING_BUCKETS * 768, params["ft_weights"].shape[1])) * 0.05
+    ).astype(np.float32)
+    split = refactorised(params, KING_BUCKETS)
+    assert split["ft_factor"].shape == (768, params["ft_weights"].shape[1])
+    assert np.allclose(split["ft_weights"].reshape(KING_BUCKETS, 768, -1).mean(axis=0), 0,
+                       atol=1e-6)
+    assert np.allclose(merged(split)["ft_weights"], params["ft_weights"], atol=1e-6)
+    rows = np.array([to_row(Chess().initial_state())])
+    features = active_features(rows, KING_BUCKETS)
+    assert np.allclose(float_output(split, *features), float_output(params, *features),
+                       atol=1e-5)
 
 
 def test_a_network_of_another_size_is_refused_before_the_kernel_reads_it():

@@ -118,6 +118,25 @@ def test_a_start_without_buckets_is_given_them_and_evaluates_as_before(trained, 
     assert found.move in engine.legal_moves(Chess().initial_state())
 
 
+def test_a_start_with_buckets_trains_their_own_rows_at_the_bucket_rate(trained, tmp_path):
+    """``--start`` from a network with king buckets splits them into a factor again: with
+    ``--bucket-rate 0`` a round moves each piece-square's row by the same amount in every
+    bucket (only the shared factor learns), where training the merged rows would move each
+    bucket by what its own few positions say."""
+    bucketed_file, moved = tmp_path / "bucketed.nnue", tmp_path / "moved.nnue"
+    command = [*with_setting(TINY, "--steps", "1"), "--learning-rate", "1e-12",
+               "--king-buckets", "8"]
+    assert main([*command, "--start", str(trained), "--output", str(bucketed_file)]) == 0
+    command = [*with_setting(TINY, "--steps", "4"), "--learning-rate", "0.03",
+               "--king-buckets", "8", "--bucket-rate", "0"]
+    assert main([*command, "--start", str(bucketed_file), "--output", str(moved)]) == 0
+    before = load(bucketed_file).arrays["ft_weights"].astype(np.int64).reshape(8, 768, -1)
+    after = load(moved).arrays["ft_weights"].astype(np.int64).reshape(8, 768, -1)
+    change = after - before
+    assert np.abs(change).max() > 20  # the round learned
+    assert np.abs(change - change[0]).max() <= 2  # and the same in every bucket (rounding)
+
+
 @pytest.mark.parametrize(("game", "buckets", "message"),
                          [("chess", "3", "1 or 8 king buckets, not 3"),
                           ("xiangqi", "8", "1 king buckets, not 8")])

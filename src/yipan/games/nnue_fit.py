@@ -95,6 +95,21 @@ def bucketed(params: Mapping[str, np.ndarray], buckets: int) -> dict[str, np.nda
             "ft_weights": np.zeros((features * buckets, width), np.float32)}
 
 
+def refactorised(params: Mapping[str, np.ndarray], buckets: int) -> dict[str, np.ndarray]:
+    """``params`` with ``buckets`` king buckets merged (an exported network's) split again
+    into a factor and each bucket's own rows, computing the same output: the factor is the
+    buckets' mean row of each piece-square, each bucket keeps its difference from it. A
+    round that starts from a bucketed network so trains its buckets' rows at the bucket
+    rate, as the round that made them did, rather than at the full one."""
+    rows = np.asarray(params["ft_weights"], np.float32)
+    features = rows.shape[0] // buckets
+    stacked = rows.reshape(buckets, features, rows.shape[1])
+    factor = stacked.mean(axis=0)
+    return {**{name: np.asarray(value, np.float32) for name, value in params.items()},
+            "ft_factor": factor.astype(np.float32),
+            "ft_weights": (stacked - factor[None]).reshape(rows.shape).astype(np.float32)}
+
+
 def merged(params: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """``params`` without the factor: each bucket's rows with it added (what the kernel
     reads)."""

@@ -342,13 +342,16 @@ def start_params(plan: NnuePlan) -> dict[str, np.ndarray]:
     from noise. A narrower network is widened to ``plan.accumulator``, and one without king
     buckets is given them (``bucketed``), each computing the same output, so a bigger
     network can start where the smaller one got to; so is one without output buckets
-    (``with_output_buckets``)."""
-    from .nnue_fit import bucketed, dequantise, widened, with_output_buckets
+    (``with_output_buckets``). One with king buckets is split into a factor again
+    (``refactorised``), so its buckets' own rows go on learning at the bucket rate."""
+    from .nnue_fit import bucketed, dequantise, refactorised, widened, with_output_buckets
 
     rng = np.random.default_rng((plan.seed, 1 << 20))
     params = widened(dequantise(start_network(plan).arrays), plan.accumulator, rng)
-    if plan.king_buckets > 1 and params["ft_weights"].shape[0] == nnue_game(plan.game).features:
-        params = bucketed(params, plan.king_buckets)
+    if plan.king_buckets > 1:
+        params = (bucketed(params, plan.king_buckets)
+                  if params["ft_weights"].shape[0] == nnue_game(plan.game).features
+                  else refactorised(params, plan.king_buckets))
     if plan.output_buckets > 1 and params["out_bias"].shape[0] == 1:
         params = with_output_buckets(params, plan.output_buckets)
     return params
