@@ -14,7 +14,8 @@ A network with king buckets is trained factorised: each bucket's row of a piece 
 is ``ft_factor[piece-square] + ft_weights[bucket, piece-square]``, so what a piece is worth
 anywhere is learned from every position and each bucket learns only its difference (a
 bucket's own rows see a few percent of the positions). The export adds them up
-(``merged``): the integer network has no factor.
+(``merged``): the integer network has no factor, and a round that starts from one splits
+its rows into a factor again (``refactorised``).
 
 With output buckets the layers after the first come in sets, one per bucket of the number of
 pieces on the board (``yipan.chess_family.nnue.output_bucket``, counted here from the
