@@ -142,10 +142,23 @@ class LocalRunner:
                         self.retried += len(lost)
                         waiting.extendleft(reversed(lost))
                 yield _result_of(finished.pop(next_out).result, next_out, self.on_error)
-        finally:
-            for future in running:
-                future.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:  # interrupted, terminated, failed or closed early
+            _end_workers(pool)
+            raise
+        pool.shutdown(wait=True)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's workers mid-unit rather than wait for their units: the job is being
+    abandoned, and a unit, a pure function of its job, is made again when the job resumes.
+    Left running, a worker whose parent is gone waits for work forever."""
+    # the executor's own record of its processes: Python 3.14 adds terminate_workers()
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(5)
 
 
 def _run_one(function: Callable[..., Any], job: Sequence[Any], index: int,

@@ -405,3 +405,61 @@ def test_a_book_built_with_a_worker_killed_is_the_book_built_without(tmp_path: P
     assert Path(marker).exists() and runner.retried >= 1
     build(game, tmp_path / "plain.book", 3, unit_size=10, workers=1)
     assert (tmp_path / "killed.book").read_bytes() == (tmp_path / "plain.book").read_bytes()
+
+
+def say_pid_and_wait(folder: str, n: int) -> int:
+    """A long unit: writes its worker's pid, then waits far longer than the test."""
+    import time
+
+    Path(folder, f"pid-{n}").write_text(str(os.getpid()))
+    time.sleep(600)
+    return n
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "\nState:\tZ" not in status  # a zombie has ended; only its parent's reaping is left
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+def test_a_terminated_job_stops_its_worker_processes(tmp_path: Path) -> None:
+    """SIGTERM to a job on local processes (``kill``, ``pkill``) ends it with status 143 and
+    ends its workers with it: none is left behind waiting for work."""
+    import contextlib
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    here = Path(__file__).resolve().parent
+    script = (f"import sys; sys.path.insert(0, {str(here)!r})\n"
+              "from test_cluster import say_pid_and_wait\n"
+              "from yipan.cli.main import exit_on_terminate\n"
+              "from yipan.cluster import LocalRunner\n"
+              "exit_on_terminate()\n"
+              f"jobs = [({str(tmp_path)!r}, n) for n in range(4)]\n"
+              "list(LocalRunner(2).map_units(say_pid_and_wait, jobs))\n")
+    job = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONPATH": str(here.parents[1] / "src")})
+    try:
+        for _ in range(1200):
+            if len(list(tmp_path.glob("pid-*"))) == 2 or job.poll() is not None:
+                break
+            time.sleep(0.05)
+        workers = [int(path.read_text()) for path in tmp_path.glob("pid-*")]
+        assert len(workers) == 2 and all(map(_alive, workers)), job.stderr.read()[-2000:]
+        job.send_signal(signal.SIGTERM)
+        assert job.wait(60) == 128 + signal.SIGTERM
+        for _ in range(200):
+            if not any(map(_alive, workers)):
+                break
+            time.sleep(0.05)
+        assert not any(map(_alive, workers))
+    finally:
+        job.kill()
+        for path in tmp_path.glob("pid-*"):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(path.read_text()), signal.SIGKILL)

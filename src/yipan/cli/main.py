@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 # numpy's BLAS on one thread: the network's small products (a batch of 8 positions) are
 # far slower on several threads that wait for each other on a busy machine; set before numpy
@@ -90,6 +93,28 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    previous = exit_on_terminate()
+    try:
+        return _run(argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def exit_on_terminate() -> Any:
+    """A SIGTERM (``kill``, ``pkill``, a service manager) ends yipan as Ctrl-C does, through
+    its clean-ups: a long job's worker processes are stopped, not left behind waiting for
+    work. Returns the handler it replaced (None off the main thread, where none can be set)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminated(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, terminated)
+
+
+def _run(argv: list[str]) -> int:
     try:
         modules = _modules_named(argv)
         load_game_modules(modules)

@@ -17,8 +17,10 @@ checkpoint folders of the same game, their units first, read as they are); its l
 ``final_steps`` steps may run at a lower rate (``final_learning_rate``), which settles the
 weights the first rate leaves hovering.
 
-Held out: the positions of the last unit in ``HOLD_OUT`` (positions of one game are alike,
-so whole units are held out), measured at each progress line.
+Held out: the positions of the last unit in ``HOLD_OUT`` of each folder (positions of one
+game are alike, so whole units are held out), measured at each progress line. Counting within
+each folder holds out of an earlier round's units the ones that round held out itself, so a
+network fine-tuned from that round's is measured on positions it never trained on.
 """
 
 from __future__ import annotations
@@ -162,10 +164,10 @@ def run(plan: NnuePlan, output: Path, say: Say, map_units: MapUnits | None = Non
     state.update(data=plan.data_settings(), train=plan.train_settings())
     write_atomically(state_path, json.dumps(state, indent=1))
 
-    earlier = [part for other in plan.data_from for part in earlier_positions(plan, other)]
-    positions = earlier + make_positions(plan, folder, say, map_units)
-    params = train(plan, positions, folder, say)
-    return export(plan, params, positions, output, say)
+    folders = [earlier_positions(plan, other) for other in plan.data_from]
+    folders.append(make_positions(plan, folder, say, map_units))
+    params = train(plan, folders, folder, say)
+    return export(plan, params, folders, output, say)
 
 
 def make_positions(plan: NnuePlan, folder: Path, say: Say,
@@ -220,14 +222,20 @@ def earlier_positions(plan: NnuePlan, folder: str | Path) -> list[Positions]:
     return parts
 
 
-def _split(parts: list[Positions]) -> tuple[Positions, Positions]:
-    count = len(parts)
-    held = {i for i in range(count) if count >= 2
-            and (i % HOLD_OUT == HOLD_OUT - 1 or (count < HOLD_OUT and i == count - 1))}
-    row_size = parts[0].rows.shape[1] if parts else 1
-    train = Positions.join([p for i, p in enumerate(parts) if i not in held], row_size)
-    test = Positions.join([p for i, p in enumerate(parts) if i in held], row_size)
-    return train, test
+def _split(folders: list[list[Positions]]) -> tuple[Positions, Positions]:
+    """The positions trained on and those held out: each folder's units counted on their
+    own, so every folder holds out the units its own round held out."""
+    train_parts: list[Positions] = []
+    test_parts: list[Positions] = []
+    for parts in folders:
+        count = len(parts)
+        for i, part in enumerate(parts):
+            held = count >= 2 and (i % HOLD_OUT == HOLD_OUT - 1
+                                   or (count < HOLD_OUT and i == count - 1))
+            (test_parts if held else train_parts).append(part)
+    first = next((parts[0] for parts in folders if parts), None)
+    row_size = first.rows.shape[1] if first is not None else 1
+    return Positions.join(train_parts, row_size), Positions.join(test_parts, row_size)
 
 
 def _features(plan: NnuePlan, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -248,12 +256,13 @@ def check_layout(plan: NnuePlan) -> None:
                          f"buckets, not {plan.king_buckets}")
 
 
-def train(plan: NnuePlan, parts: list[Positions], folder: Path, say: Say
+def train(plan: NnuePlan, folders: list[list[Positions]], folder: Path, say: Say
           ) -> dict[str, np.ndarray]:
-    """The float network after ``plan.steps`` steps (resumed from ``train.npz``)."""
+    """The float network after ``plan.steps`` steps (resumed from ``train.npz``), trained
+    on the units of ``folders`` (earlier rounds' first, this run's last)."""
     from .nnue_fit import Batch, Trainer, initial_params, targets
 
-    train_set, test_set = _split(parts)
+    train_set, test_set = _split(folders)
     if 0 < plan.positions < len(train_set):
         train_set = Positions(train_set.rows[:plan.positions],
                               train_set.scores[:plan.positions],
@@ -357,15 +366,15 @@ def start_params(plan: NnuePlan) -> dict[str, np.ndarray]:
     return params
 
 
-def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions],
+def export(plan: NnuePlan, params: dict[str, np.ndarray], folders: list[list[Positions]],
            output: Path, say: Say) -> NetworkFile:
     """The quantised network written to ``output``, with how it was made in its notes, and
     how far its integer values stray from the float network's (on held-out positions)."""
     from .nnue_fit import float_output, merged, quantise
 
     arrays = quantise(merged(params))
-    _, test_set = _split(parts)
-    sample = test_set if len(test_set) else parts[0]
+    train_set, test_set = _split(folders)
+    sample = test_set if len(test_set) else train_set
     rows = sample.rows[:200]
     drift = 0.0
     if len(rows):
@@ -374,7 +383,7 @@ def export(plan: NnuePlan, params: dict[str, np.ndarray], parts: list[Positions]
         integers = np.array([nnue_game(plan.game).evaluate_with(arrays, row) for row in rows])
         drift = float(np.mean(np.abs(floats - integers)))
     notes = {"trained": "yipan train --nnue", **asdict(plan),
-             "positions": int(sum(len(p) for p in parts)),
+             "positions": len(train_set) + len(test_set),
              "quantisation_drift_cp": round(drift, 2)}
     network = NetworkFile(plan.game, arrays, notes)
     save(network, output)

@@ -91,15 +91,20 @@ def test_bad_input_is_refused_in_one_line_with_status_2(trained, tmp_path, capsy
 def test_a_next_round_trains_on_the_earlier_rounds_positions_too(trained, tmp_path, capsys):
     earlier = trained.parent / "tiny.nnue.checkpoint"
     output = tmp_path / "next.nnue"
+    capsys.readouterr()
     assert main([*TINY, "--seed", "1", "--labeller", str(trained), "--data-from", str(earlier),
                  "--output", str(output)]) == 0
+    err = capsys.readouterr().err
 
-    def rows(folder):
-        return sum(len(np.load(unit)["rows"]) for unit in folder.glob("data-*.npz"))
+    def rows(folder, pattern="data-*.npz"):
+        return sum(len(np.load(unit)["rows"]) for unit in folder.glob(pattern))
 
     own = output.parent / "next.nnue.checkpoint"
     assert load(output).notes["positions"] == rows(earlier) + rows(own)
-    capsys.readouterr()
+    # each folder holds out its own last unit: the earlier round's is the one it held out
+    # itself, so the next round is measured on nothing its start network trained on
+    held_out = rows(earlier, "data-0001.npz") + rows(own, "data-0001.npz")
+    assert f"({held_out:,} held out)" in err
     assert main([*TINY, "--data-from", str(tmp_path), "--output",
                  str(tmp_path / "refused.nnue")]) == 2
     err = capsys.readouterr().err
