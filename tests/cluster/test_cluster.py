@@ -424,42 +424,43 @@ def _alive(pid: int) -> bool:
     return "\nState:\tZ" not in status  # a zombie has ended; only its parent's reaping is left
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
-def test_a_terminated_job_stops_its_worker_processes(tmp_path: Path) -> None:
-    """SIGTERM to a job on local processes (``kill``, ``pkill``) ends it with status 143 and
-    ends its workers with it: none is left behind waiting for work."""
-    import contextlib
-    import signal
-    import subprocess
-    import sys
-    import time
+if Path("/proc/self/status").exists():  # the workers are watched through Linux's /proc
 
-    here = Path(__file__).resolve().parent
-    script = (f"import sys; sys.path.insert(0, {str(here)!r})\n"
-              "from test_cluster import say_pid_and_wait\n"
-              "from yipan.cli.main import exit_on_terminate\n"
-              "from yipan.cluster import LocalRunner\n"
-              "exit_on_terminate()\n"
-              f"jobs = [({str(tmp_path)!r}, n) for n in range(4)]\n"
-              "list(LocalRunner(2).map_units(say_pid_and_wait, jobs))\n")
-    job = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
-                           env={**os.environ, "PYTHONPATH": str(here.parents[1] / "src")})
-    try:
-        for _ in range(1200):
-            if len(list(tmp_path.glob("pid-*"))) == 2 or job.poll() is not None:
-                break
-            time.sleep(0.05)
-        workers = [int(path.read_text()) for path in tmp_path.glob("pid-*")]
-        assert len(workers) == 2 and all(map(_alive, workers)), job.stderr.read()[-2000:]
-        job.send_signal(signal.SIGTERM)
-        assert job.wait(60) == 128 + signal.SIGTERM
-        for _ in range(200):
-            if not any(map(_alive, workers)):
-                break
-            time.sleep(0.05)
-        assert not any(map(_alive, workers))
-    finally:
-        job.kill()
-        for path in tmp_path.glob("pid-*"):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(path.read_text()), signal.SIGKILL)
+    def test_a_terminated_job_stops_its_worker_processes(tmp_path: Path) -> None:
+        """SIGTERM to a job on local processes (``kill``, ``pkill``) ends it with status 143 and
+        ends its workers with it: none is left behind waiting for work."""
+        import contextlib
+        import signal
+        import subprocess
+        import sys
+        import time
+
+        here = Path(__file__).resolve().parent
+        script = (f"import sys; sys.path.insert(0, {str(here)!r})\n"
+                  "from test_cluster import say_pid_and_wait\n"
+                  "from yipan.cli.main import exit_on_terminate\n"
+                  "from yipan.cluster import LocalRunner\n"
+                  "exit_on_terminate()\n"
+                  f"jobs = [({str(tmp_path)!r}, n) for n in range(4)]\n"
+                  "list(LocalRunner(2).map_units(say_pid_and_wait, jobs))\n")
+        job = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONPATH": str(here.parents[1] / "src")})
+        try:
+            for _ in range(1200):
+                if len(list(tmp_path.glob("pid-*"))) == 2 or job.poll() is not None:
+                    break
+                time.sleep(0.05)
+            workers = [int(path.read_text()) for path in tmp_path.glob("pid-*")]
+            assert len(workers) == 2 and all(map(_alive, workers)), job.stderr.read()[-2000:]
+            job.send_signal(signal.SIGTERM)
+            assert job.wait(60) == 128 + signal.SIGTERM
+            for _ in range(200):
+                if not any(map(_alive, workers)):
+                    break
+                time.sleep(0.05)
+            assert not any(map(_alive, workers))
+        finally:
+            job.kill()
+            for path in tmp_path.glob("pid-*"):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(path.read_text()), signal.SIGKILL)
