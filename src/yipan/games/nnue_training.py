@@ -222,9 +222,9 @@ def earlier_positions(plan: NnuePlan, folder: str | Path) -> list[Positions]:
     return parts
 
 
-def _split(folders: list[list[Positions]]) -> tuple[Positions, Positions]:
-    """The positions trained on and those held out: each folder's units counted on their
-    own, so every folder holds out the units its own round held out."""
+def _partition(folders: list[list[Positions]]) -> tuple[list[Positions], list[Positions]]:
+    """The units trained on and those held out: each folder's units counted on their own, so
+    every folder holds out the units its own round held out."""
     train_parts: list[Positions] = []
     test_parts: list[Positions] = []
     for parts in folders:
@@ -233,7 +233,13 @@ def _split(folders: list[list[Positions]]) -> tuple[Positions, Positions]:
             held = count >= 2 and (i % HOLD_OUT == HOLD_OUT - 1
                                    or (count < HOLD_OUT and i == count - 1))
             (test_parts if held else train_parts).append(part)
-    first = next((parts[0] for parts in folders if parts), None)
+    return train_parts, test_parts
+
+
+def _split(folders: list[list[Positions]]) -> tuple[Positions, Positions]:
+    """``_partition``'s units joined: the positions trained on and those held out."""
+    train_parts, test_parts = _partition(folders)
+    first = (train_parts or test_parts or [None])[0]
     row_size = first.rows.shape[1] if first is not None else 1
     return Positions.join(train_parts, row_size), Positions.join(test_parts, row_size)
 
@@ -373,9 +379,9 @@ def export(plan: NnuePlan, params: dict[str, np.ndarray], folders: list[list[Pos
     from .nnue_fit import float_output, merged, quantise
 
     arrays = quantise(merged(params))
-    train_set, test_set = _split(folders)
-    sample = test_set if len(test_set) else train_set
-    rows = sample.rows[:200]
+    train_parts, test_parts = _partition(folders)  # only a sample is read: nothing joined
+    sample = next((part for part in [*test_parts, *train_parts] if len(part)), None)
+    rows = sample.rows[:200] if sample is not None else np.zeros((0, 1))
     drift = 0.0
     if len(rows):
         mine, theirs = _features(plan, rows)
@@ -383,7 +389,7 @@ def export(plan: NnuePlan, params: dict[str, np.ndarray], folders: list[list[Pos
         integers = np.array([nnue_game(plan.game).evaluate_with(arrays, row) for row in rows])
         drift = float(np.mean(np.abs(floats - integers)))
     notes = {"trained": "yipan train --nnue", **asdict(plan),
-             "positions": len(train_set) + len(test_set),
+             "positions": sum(len(part) for part in [*train_parts, *test_parts]),
              "quantisation_drift_cp": round(drift, 2)}
     network = NetworkFile(plan.game, arrays, notes)
     save(network, output)
