@@ -239,8 +239,8 @@ def _partition(folders: list[list[Positions]]) -> tuple[list[Positions], list[Po
 def _split(folders: list[list[Positions]]) -> tuple[Positions, Positions]:
     """``_partition``'s units joined: the positions trained on and those held out."""
     train_parts, test_parts = _partition(folders)
-    first = (train_parts or test_parts or [None])[0]
-    row_size = first.rows.shape[1] if first is not None else 1
+    every = train_parts + test_parts
+    row_size = every[0].rows.shape[1] if every else 1
     return Positions.join(train_parts, row_size), Positions.join(test_parts, row_size)
 
 
