@@ -10,7 +10,11 @@ Each engine runs in a child process whose ``PYTHONPATH`` is its own ``src`` (two
 one package cannot share a process), clears its tables before each game and thinks with
 ``Limit(nodes=--nodes)``, so a game is the same every run. ``--movetime`` gives each move
 that many seconds instead (equal time: what a change's cost in speed does to its gain, on a
-quiet machine; one engine thinks at a time, so a match takes one core).
+quiet machine; one engine thinks at a time, so a match takes one core). ``--clock 4+0.04``
+plays on a clock instead, sudden death with an increment, each engine sharing its time as
+a GUI's clock makes it (``chess_family.clock.budget``, a 20 ms overhead): what a change to
+time use must pass. Each move is charged the wall time the worker measured around it; an
+engine whose clock runs out loses (counted and printed as a loss on time).
 The games are refereed by the game's rules (``outcome``: mate, repetition, the quiet-move
 rules) in this process; a game still going after ``--max-plies`` is a draw, and one where both
 engines' scores put the same side ``--adjudicate`` centipawns ahead for ``--adjudicate-plies``
@@ -44,6 +48,8 @@ if "--worker" not in sys.argv:  # (a worker imports yipan from its own PYTHONPAT
 
 from checkouts import Child, play_pairs, report  # noqa: E402
 
+CLOCK_OVERHEAD = 0.02  # seconds: --clock's Move Overhead (the worker's pipe and JSON)
+
 OPENINGS = {  # common openings (both colours play each): xiangqi ICCS, chess UCI
     "xiangqi": ["h2e2 h9g7", "h2e2 b9c7 h0g2 h7e7", "b2e2 h9g7 b0c2 i9h9", "c3c4 g6g5",
                 "h0g2 g6g5", "g3g4 c6c5", "c0e2 h7e7", "h2e2 h7e7", "b0c2 b9c7", "h2d2 h9g7"],
@@ -68,6 +74,7 @@ def game_and_engine(name: str) -> tuple[Any, Any]:
 def worker(name: str) -> int:
     """A child process: one engine answering JSON lines (``new``; ``move`` with the moves
     from the start and the node budget: the move, its score, the nodes and processor time)."""
+    from yipan.chess_family.clock import Clock, budget
     from yipan.core import Limit
 
     assert Path(sys.modules["yipan"].__file__).resolve().is_relative_to(
@@ -83,11 +90,17 @@ def worker(name: str) -> int:
             state = game.initial_state()
             for move in request["moves"]:
                 state = game.play(state, move)
-            start = time.process_time()
-            found = engine.think(state, Limit(nodes=request["nodes"], time=request["time"]))
-            spent = time.process_time() - start
+            start, wall = time.process_time(), time.perf_counter()
+            if request.get("clock"):
+                time_left, increment = request["clock"]
+                soft, hard = budget(Clock(time_left=time_left, increment=increment),
+                                    CLOCK_OVERHEAD)
+                found = engine.think(state, Limit(time=hard), soft_time=soft)
+            else:
+                found = engine.think(state, Limit(nodes=request["nodes"], time=request["time"]))
             answer = {"move": int(found.move), "score": int(found.score),
-                      "nodes": int(found.nodes), "seconds": spent}
+                      "nodes": int(found.nodes), "seconds": time.process_time() - start,
+                      "wall": time.perf_counter() - wall}
         print(json.dumps(answer), flush=True)
     return 0
 
@@ -122,8 +135,10 @@ def _material(game: Any, state: Any) -> int:
 
 def play(game: Any, first: Child, second: Child, opening: list[int], nodes: int | None,
          seconds: float | None, max_plies: int, margin: int,
-         agree_plies: int) -> tuple[int | None, int]:
-    """One game from ``opening`` at ``nodes`` or ``seconds`` a move: the winner's colour
+         agree_plies: int, clock: tuple[float, float] | None = None,
+         flagged: list[Child] | None = None) -> tuple[int | None, int]:
+    """One game from ``opening`` at ``nodes`` or ``seconds`` a move, or on ``clock`` (base,
+    increment; an engine out of time loses and is added to ``flagged``): the winner's colour
     (0 the side that moves first, None a draw) and the number of plies at the end."""
     for child in (first, second):
         child.ask({"cmd": "new"})
@@ -132,13 +147,23 @@ def play(game: Any, first: Child, second: Child, opening: list[int], nodes: int 
     for move in moves:
         state = game.play(state, move)
     agree, leader = 0, -1
+    left = [clock[0], clock[0]] if clock else [0.0, 0.0]
     while len(moves) < max_plies:
         outcome = game.outcome(state)
         if outcome is not None:
             return outcome.winner, len(moves)
         side = game.to_move(state)
-        request = {"cmd": "move", "moves": moves, "nodes": nodes, "time": seconds}
-        answer = (first, second)[side].ask(request)
+        request = {"cmd": "move", "moves": moves, "nodes": nodes, "time": seconds,
+                   "clock": [left[side], clock[1]] if clock else None}
+        engine = (first, second)[side]
+        answer = engine.ask(request)
+        if clock:
+            left[side] -= answer["wall"]
+            if left[side] < 0:
+                if flagged is not None:
+                    flagged.append(engine)
+                return 1 - side, len(moves)
+            left[side] += clock[1]
         ahead = side if answer["score"] > 0 else 1 - side
         if abs(answer["score"]) >= margin:
             agree = agree + 1 if agree and ahead == leader else 1
@@ -162,6 +187,9 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=10_000, help="alpha-beta nodes a move")
     parser.add_argument("--movetime", type=float,
                         help="seconds a move instead of a node budget")
+    parser.add_argument("--clock", type=parse_clock, metavar="BASE+INC",
+                        help="seconds a game and a move's increment, such as 4+0.04, "
+                             "instead of a budget a move")
     parser.add_argument("--pairs", type=int, default=50)
     parser.add_argument("--random-plies", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
@@ -173,6 +201,8 @@ def main() -> int:
         return worker(args.game)
     if not args.baseline:
         parser.error("--baseline is required")
+    if args.movetime is not None and args.clock is not None:
+        parser.error("give --movetime or --clock, not both")
     if args.movetime is not None and not args.movetime > 0:
         parser.error("--movetime must be a number of seconds above 0")
 
@@ -188,16 +218,37 @@ def main() -> int:
     new = Child(__file__, str(ROOT / "src"), ["--game", args.game],
                 {"YIPAN_COMPILE_HELPER": "0"})
     old = Child(__file__, args.baseline, ["--game", args.game], {"YIPAN_COMPILE_HELPER": "0"})
+    flagged: list[Child] = []
+    timed = args.movetime or args.clock
     try:
         tally = play_pairs(openings, new, old, lambda first, second, opening: play(
-            game, first, second, opening, None if args.movetime else args.nodes,
-            args.movetime, args.max_plies, args.adjudicate, args.adjudicate_plies))
+            game, first, second, opening, None if timed else args.nodes,
+            args.movetime, args.max_plies, args.adjudicate, args.adjudicate_plies,
+            args.clock, flagged))
     finally:
         new.close()
         old.close()
-    budget = f"{args.movetime} s" if args.movetime else f"{args.nodes} nodes"
-    report(f"{args.game}: new vs baseline at {budget} a move", tally, new, old)
+    if args.clock:
+        budget = f"{args.clock[0]:g} s + {args.clock[1]:g} s a game"
+    else:
+        budget = (f"{args.movetime} s" if args.movetime else f"{args.nodes} nodes") + " a move"
+    report(f"{args.game}: new vs baseline at {budget}", tally, new, old)
+    if args.clock:
+        print(f"  losses on time: new {flagged.count(new)}, baseline {flagged.count(old)}")
     return 0
+
+
+def parse_clock(text: str) -> tuple[float, float]:
+    """``BASE+INC`` in seconds, both at least 0 and the base above it."""
+    try:
+        base, increment = (float(part) for part in text.split("+"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not BASE+INC in seconds, "
+                                         "such as 4+0.04") from None
+    if not (base > 0 and increment >= 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: the base must be above 0 seconds and "
+                                         "the increment at least 0")
+    return base, increment
 
 
 if __name__ == "__main__":
