@@ -73,7 +73,8 @@ def game_and_engine(name: str) -> tuple[Any, Any]:
 
 def worker(name: str) -> int:
     """A child process: one engine answering JSON lines (``new``; ``move`` with the moves
-    from the start and the node budget: the move, its score, the nodes and processor time)."""
+    from the start and the node budget, the time, or the clock's time left and increment:
+    the move, its score, the nodes, the processor time and the wall time)."""
     from yipan.chess_family.clock import Clock, budget
     from yipan.core import Limit
 
