@@ -15,7 +15,11 @@ Prints:
 4. a ladder against Fairy-Stockfish (``$FAIRY_STOCKFISH``, or ``fairy-stockfish`` on PATH or
    in /usr/games: Debian's package), ``UCI_Variant xiangqi`` and its ``Skill Level``: both
    engines driven over UCI as a GUI drives them (yipan as ``yipan uci --variant xiangqi``),
-   each opening played twice with the colours swapped, at a fixed time a move; the games are
+   each opening played twice with the colours swapped (followed, with
+   ``--ladder-random-plies K``, by up to K random moves that take nothing, drawn from
+   ``--ladder-seed``: another seed, another set of openings, so that runs of a rung are
+   independent; 0, the default, plays the 10 openings as they are), at a fixed time a
+   move; the games are
    refereed by yipan's rules (repetition, perpetual check), cut at ``MAX_GAME_PLIES`` as a
    draw, and adjudicated when both engines agree for ``ADJUDICATE_PLIES`` plies that one
    side is ``ADJUDICATE_CP`` ahead. It reports each rung's score and the highest rung held
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -292,13 +297,41 @@ def play_game(red: UciClient, black: UciClient, opening: str, move_time: float) 
     return 0.5
 
 
+def ladder_openings(pairs: int, random_plies: int, rng: random.Random) -> list[str]:
+    """An opening for each pair of games: the common ones in turn, each followed by up to
+    ``random_plies`` random moves that take nothing (so neither side starts a piece down)."""
+    game = Xiangqi()
+    openings = []
+    for pair in range(pairs):
+        text = OPENINGS[pair % len(OPENINGS)]
+        state = game.initial_state()
+        for word in text.split():
+            state = game.play(state, game.parse_move(state, word))
+        words = text.split()
+        for _ in range(random_plies):
+            pieces = _pieces(game, state)
+            quiet = [move for move in game.legal_moves(state)
+                     if _pieces(game, game.play(state, move)) == pieces]
+            if not quiet or game.outcome(state) is not None:
+                break
+            move = rng.choice(quiet)
+            words.append(game.format_move(move))
+            state = game.play(state, move)
+        openings.append(" ".join(words))
+    return openings
+
+
+def _pieces(game: Xiangqi, state: object) -> int:
+    return sum(1 for ch in game.fen(state).split()[0] if ch.isalpha())
+
+
 def match(ours: UciClient, theirs: UciClient, games: int, move_time: float,
-          label: str) -> float:
+          label: str, openings: list[str]) -> float:
     points = 0.0
     wins = draws = losses = 0
     start = time.perf_counter()
     for number in range(games):
-        opening = OPENINGS[(number // 2) % len(OPENINGS)]
+        opening = openings[number // 2]
         if number % 2 == 0:
             result = play_game(ours, theirs, opening, move_time)
         else:
@@ -319,7 +352,7 @@ def fairy_stockfish() -> str | None:
 
 
 def bench_ladder(games: int, move_time: float, rungs: tuple[int, ...],
-                 eval_file: str) -> None:
+                 eval_file: str, random_plies: int = 0, seed: int = 0) -> None:
     section(f"ladder against Fairy-Stockfish's Skill Level (UCI_Variant xiangqi, {move_time} s "
             f"a move, {games} games a rung; yipan's EvalFile {eval_file})")
     path = fairy_stockfish()
@@ -327,6 +360,10 @@ def bench_ladder(games: int, move_time: float, rungs: tuple[int, ...],
         print("  fairy-stockfish not found (apt-get install fairy-stockfish, or set "
               "FAIRY_STOCKFISH); skipped")
         return
+    openings = ladder_openings((games + 1) // 2, random_plies, random.Random(seed))
+    if random_plies:
+        print(f"  openings: the common ones and up to {random_plies} random quiet moves "
+              f"(seed {seed})")
     ours = UciClient([sys.executable, "-m", "yipan", "uci", "--variant", "xiangqi"],
                      {"Hash": 64, "EvalFile": eval_file})
     held = None
@@ -336,7 +373,7 @@ def bench_ladder(games: int, move_time: float, rungs: tuple[int, ...],
                                         "Threads": 1, "Hash": 16})
             try:
                 score = match(ours, theirs, games, move_time,
-                              f"yipan vs Fairy-Stockfish Skill Level {level}")
+                              f"yipan vs Fairy-Stockfish Skill Level {level}", openings)
             finally:
                 theirs.quit()
             if score < 0.5:
@@ -361,10 +398,16 @@ def main() -> None:
     parser.add_argument("--move-time", type=float, default=0.1)
     parser.add_argument("--rungs", default=",".join(map(str, LADDER)),
                         help="Skill Levels to climb, comma-separated")
+    parser.add_argument("--ladder-random-plies", type=int, default=0,
+                        help="random quiet moves after each ladder opening (default 0)")
+    parser.add_argument("--ladder-seed", type=int, default=0,
+                        help="the seed of those moves")
     parser.add_argument("--eval-file", default="builtin",
                         help="yipan's evaluation: builtin (the shipped network, its default), "
                              "hand (the hand-set one) or a network file")
     args = parser.parse_args()
+    if args.ladder_random_plies < 0:
+        parser.error("--ladder-random-plies must be 0 or more")
     parts = set(args.only.split(","))
     start = time.perf_counter()
     prepare()
@@ -379,7 +422,8 @@ def main() -> None:
         bench_selfplay(args.selfplay_games, args.selfplay_nodes, args.variants.split(","))
     if "ladder" in parts:
         bench_ladder(args.ladder_games, args.move_time,
-                     tuple(int(r) for r in args.rungs.split(",")), args.eval_file)
+                     tuple(int(r) for r in args.rungs.split(",")), args.eval_file,
+                     args.ladder_random_plies, args.ladder_seed)
 
 
 if __name__ == "__main__":
