@@ -47,6 +47,7 @@ if "--worker" not in sys.argv:  # (a worker imports yipan from its own PYTHONPAT
     sys.path.insert(0, str(ROOT / "src"))
 
 from checkouts import Child, play_pairs, report  # noqa: E402
+from quiet_openings import random_quiet_moves  # noqa: E402
 
 CLOCK_OVERHEAD = 0.02  # seconds: --clock's Move Overhead (the worker's pipe and JSON)
 
@@ -115,23 +116,7 @@ def draw_opening(game: Any, text: str, plies: int, rng: random.Random) -> list[i
         move = game.parse_move(state, word)
         moves.append(move)
         state = game.play(state, move)
-    for _ in range(plies):
-        quiet = [m for m in game.legal_moves(state) if not _captures(game, state, m)]
-        if not quiet:
-            break
-        move = rng.choice(quiet)
-        moves.append(move)
-        state = game.play(state, move)
-    return moves
-
-
-def _captures(game: Any, state: Any, move: int) -> bool:
-    """Whether ``move`` takes a piece (the material count changes)."""
-    return _material(game, game.play(state, move)) != _material(game, state)
-
-
-def _material(game: Any, state: Any) -> int:
-    return sum(1 for ch in game.fen(state).split()[0] if ch.isalpha())
+    return moves + random_quiet_moves(game, state, plies, rng)
 
 
 def play(game: Any, first: Child, second: Child, opening: list[int], nodes: int | None,

@@ -46,6 +46,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from quiet_openings import random_quiet_moves  # noqa: E402 - beside this script
 from yipan.core import Limit  # noqa: E402
 from yipan.games.xiangqi import Xiangqi  # noqa: E402
 from yipan.games.xiangqi.engine import Engine  # noqa: E402
@@ -307,22 +308,10 @@ def ladder_openings(pairs: int, random_plies: int, rng: random.Random) -> list[s
         state = game.initial_state()
         for word in text.split():
             state = game.play(state, game.parse_move(state, word))
-        words = text.split()
-        for _ in range(random_plies):
-            pieces = _pieces(game, state)
-            quiet = [move for move in game.legal_moves(state)
-                     if _pieces(game, game.play(state, move)) == pieces]
-            if not quiet or game.outcome(state) is not None:
-                break
-            move = rng.choice(quiet)
-            words.append(game.format_move(move))
-            state = game.play(state, move)
+        words = text.split() + [game.format_move(move) for move in
+                                 random_quiet_moves(game, state, random_plies, rng)]
         openings.append(" ".join(words))
     return openings
-
-
-def _pieces(game: Xiangqi, state: object) -> int:
-    return sum(1 for ch in game.fen(state).split()[0] if ch.isalpha())
 
 
 def match(ours: UciClient, theirs: UciClient, games: int, move_time: float,
