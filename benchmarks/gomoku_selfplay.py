@@ -1,5 +1,6 @@
 """Gomoku self-play: this checkout's engine against a baseline checkout's, at a fixed node
-budget a move, so that the games depend on the engines and the openings alone.
+budget a move, so that the games depend on the engines and the openings alone (or, with
+``--movetime``, at equal time: what a change that costs speed must pass too).
 
     git archive HEAD src | tar -x -C /tmp/yipan-base     # (or any commit: the "before")
     PYTHONPATH=src nice -n 5 python benchmarks/gomoku_selfplay.py \
@@ -60,7 +61,7 @@ def worker() -> int:
         else:
             engine.reset(request["moves"])
             start = time.process_time()
-            decision = engine.think(seconds=None, nodes=request["nodes"])
+            decision = engine.think(seconds=request.get("seconds"), nodes=request.get("nodes"))
             spent = time.process_time() - start
             answer = {"move": decision.move, "reason": decision.reason,
                       "nodes": decision.result.stats.nodes, "seconds": spent}
@@ -68,10 +69,11 @@ def worker() -> int:
     return 0
 
 
-def play(game, black: Child, white: Child, opening: list[int], nodes: int
+def play(game, black: Child, white: Child, opening: list[int], limit: dict
          ) -> tuple[int | None, int]:
-    """One game from ``opening``: the winner's colour (None for a draw: a full board) and
-    the number of moves on the board at the end."""
+    """One game from ``opening``, each move within ``limit`` (``{"nodes": N}`` or
+    ``{"seconds": S}``): the winner's colour (None for a draw: a full board) and the number
+    of moves on the board at the end."""
     for child in (black, white):
         child.ask({"cmd": "new"})
     state = game.initial_state()
@@ -80,7 +82,7 @@ def play(game, black: Child, white: Child, opening: list[int], nodes: int
         state = game.play(state, point)
     while (outcome := game.outcome(state)) is None:
         side = game.to_move(state)
-        answer = (black, white)[side].ask({"cmd": "move", "moves": moves, "nodes": nodes})
+        answer = (black, white)[side].ask({"cmd": "move", "moves": moves, **limit})
         try:
             state = game.play_checked(state, answer["move"])
         except ValueError:
@@ -113,6 +115,9 @@ def main() -> int:
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--baseline", help="the baseline checkout's src directory")
     parser.add_argument("--nodes", type=int, default=20_000, help="alpha-beta nodes a move")
+    parser.add_argument("--movetime", type=float, metavar="SECONDS",
+                        help="think this long a move instead (equal time: a change that costs "
+                             "speed must pass this too; the engines take turns on one core)")
     parser.add_argument("--pairs", type=int, default=24)
     parser.add_argument("--opening-stones", type=int, default=3)
     parser.add_argument("--rule", default="freestyle")
@@ -129,8 +134,14 @@ def main() -> int:
         return worker()
     if not args.baseline:
         parser.error("--baseline is required")
+    if args.movetime is not None and not 0 < args.movetime <= 60:
+        parser.error("--movetime must be more than 0 and at most 60 seconds")
+    limit = {"nodes": args.nodes} if args.movetime is None else {"seconds": args.movetime}
+    setting = (f"{args.nodes} nodes" if args.movetime is None
+               else f"{args.movetime:g} s")
 
     from gomoku import draw_opening
+    from yipan.core.files import write_atomically
     from yipan.games.gomoku.rules import Gomoku
 
     game = Gomoku(15, args.rule)
@@ -154,20 +165,20 @@ def main() -> int:
     if tried:
         print(f"{len(openings)} openings ({tried} tried)", flush=True)
         if saved is not None:
-            saved.write_text(json.dumps(openings))
+            write_atomically(saved, json.dumps(openings))
     new = Child(__file__, str(ROOT / "src"),
                 environment={"SELFPLAY_RULE": args.rule, "SELFPLAY_STATS": args.new_stats})
     old = Child(__file__, args.baseline, environment={"SELFPLAY_RULE": args.rule})
     try:
         tally = play_pairs(openings, new, old,
                            lambda black, white, opening: play(game, black, white, opening,
-                                                              args.nodes),
+                                                              limit),
                            lambda opening: " " + " ".join(f"{p % 15},{p // 15}"
                                                           for p in opening))
     finally:
         new.close()
         old.close()
-    report(f"new vs baseline at {args.nodes} nodes a move", tally, new, old)
+    report(f"new vs baseline at {setting} a move", tally, new, old)
     return 0
 
 
