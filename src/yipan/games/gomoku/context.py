@@ -39,8 +39,8 @@ def _context_struct(arrays: ContextArrays) -> Context:
 # stats: counters and switches shared by the kernels and the Python driver
 (NODES, MAX_NODES, TT_HITS, CUTOFFS, ABORTED, BEST_MOVE, NEXT_CHECK, THREAT_NODES,
  THREAT_MAX_NODES, LINE_LENGTH, BRANCH, ROOT_BRANCH, BEST_VALUE, LMR, FOUR_PLIES,
- FOUR_RANGE, FUTILITY, THREE_PLIES) = range(18)
-STATS = 18
+ FOUR_RANGE, FUTILITY) = range(17)
+STATS = 17
 CLOCK_EVERY = 256  # nodes between two readings of the clock (a threat node may cost 50 us)
 
 
@@ -59,10 +59,6 @@ def new_context(memory_bytes: int, board_cells: int) -> Context:
     # a ply above beta stands (0: off); 40 measured best in self-play at a fixed node budget
     # (docs/performance.md, Gomoku)
     context.stats[FUTILITY] = 40
-    # past the horizon, at most this many threat moves (open threes as well as fours), each
-    # three answered by the opponent's defences at no depth: a bounded VCT read in the search
-    # (0: off; then fours only, as FOUR_PLIES says)
-    context.stats[THREE_PLIES] = 0
     return context
 
 

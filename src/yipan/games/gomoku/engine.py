@@ -35,17 +35,15 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ...core import HEURISTIC_LIMIT, WIN, SearchResult, SearchStats, describe_value
+from ...core import WIN, SearchResult, SearchStats, describe_value
 from ...search.trace import TraceEvent
 from .board import (
     EMPTY,
-    L_DOUBLE_THREE,
     L_FIVE,
     L_FORBIDDEN,
     L_FOUR,
     L_FOUR_THREE,
     L_OPEN_FOUR,
-    L_THREE,
     PAD,
     WIDTH,
     Board,
@@ -67,7 +65,6 @@ from .context import (
     NODES,
     THREAT_MAX_NODES,
     THREAT_NODES,
-    THREE_PLIES,
     TT_HITS,
     Context,
     new_context,
@@ -579,7 +576,6 @@ def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> 
     root = engine.to_move
     nodes = 0
     four_plies = int(context.stats[FOUR_PLIES])
-    three_plies = int(context.stats[THREE_PLIES])
     context.killers[:] = -1
     context.history[:] = 0
 
@@ -602,11 +598,8 @@ def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> 
         elif counts[me, L_OPEN_FOUR] > 0:
             leaf = WIN - ply - 3
         horizon = leaf is None and forced < 0 and remaining <= 0
-        defend = horizon and three_plies > 0 and counts[them, L_OPEN_FOUR] > 0
-        threes = int(horizon and not defend and remaining > -three_plies
-                     and counts[me, L_THREE] + counts[me, L_DOUBLE_THREE] > 0)
-        if leaf is None and (ply >= MAX_PLY - 1 or horizon and not defend and not threes and (
-                remaining <= -max(four_plies, three_plies)
+        if leaf is None and (ply >= MAX_PLY - 1 or horizon and (
+                remaining <= -four_plies
                 or counts[me, L_FOUR] + counts[me, L_FOUR_THREE] == 0)):
             leaf = int(evaluate(board, me))
             if trace:
@@ -620,15 +613,9 @@ def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> 
         if forced >= 0:
             moves = [forced]
             child_remaining = remaining
-        elif defend:  # past the horizon, their open three: its answers, at no depth
-            count = generate(board, context, me, ply, -1)
-            moves = [int(m) for m in context.moves[ply, :count]]
-            child_remaining = remaining
-            if not moves:
-                return -(WIN - ply - 4), ()
-        elif horizon:  # past the horizon: stand pat, or play one of my fours (or threes)
+        elif horizon:  # past the horizon: stand pat, or play one of my fours
             best = int(evaluate(board, me))
-            count = generate_fours(board, context, me, ply, -1, threes)
+            count = generate_fours(board, context, me, ply, -1)
             moves = [int(m) for m in context.moves[ply, :count]]
             child_remaining = remaining - 1
         else:
@@ -638,13 +625,10 @@ def reference_search(engine: Engine, depth: int, trace: Trace | None = None) -> 
             if not moves:
                 return int(evaluate(board, me)), ()
         for move in moves:
-            proof_only = threes != 0 and board.level[me, move] < L_FOUR  # (as the kernel)
             place(board, move, me)
             child, line = value_of(them, child_remaining, ply + 1,
                                    (*path, engine.point(move)) if trace else path)
             remove(board, move)
-            if proof_only and -child <= HEURISTIC_LIMIT:
-                continue
             if -child > best:
                 best, best_line = -child, (engine.point(move), *line)
         if trace:

@@ -79,7 +79,6 @@ from .context import (
     MAX_PLY,
     NODES,
     ROOT_BRANCH,
-    THREE_PLIES,
     TT_HITS,
     Context,
     out_of_budget,
@@ -180,14 +179,11 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
 
 
 @njit(cache=True)
-def generate_fours(board: Board, context: Context, me: int, ply: int, tt_move: int,
-                   threes: int = 0) -> int:
-    """The fours of ``me`` into ``context.moves[ply]`` (the moves past the horizon), and with
-    ``threes`` its open threes after them, best first: the table's move, then four-threes,
-    then fours, then by worth (``generate``'s score); returns how many. A four's cell is
-    always near a stone (three stones within its five cells), and a three's (two within its
-    four), so the rows ``generate`` reads hold them all; forbidden points have their own
-    level."""
+def generate_fours(board: Board, context: Context, me: int, ply: int, tt_move: int) -> int:
+    """The fours of ``me`` into ``context.moves[ply]`` (the moves past the horizon), best
+    first: the table's move, then four-threes, then by worth (``generate``'s score); returns
+    how many. A four's cell is always near a stone (three stones within its five cells),
+    so the rows ``generate`` reads hold them all; forbidden points have their own level."""
     them = 1 - me
     moves = context.moves[ply]
     scores = context.move_scores[ply]
@@ -200,13 +196,12 @@ def generate_fours(board: Board, context: Context, me: int, ply: int, tt_move: i
     bounds = board.bounds[stones]
     first_column, last_column = max(bounds[2] - 2, PAD), min(bounds[3] + 2, last)
     local = context.stats[FOUR_RANGE] != 0 and stones >= 2
-    lowest = L_THREE if threes else L_FOUR
     mine_last = board.stack[stones - 2] if local else 0
     last_row, last_column_of = mine_last // width, mine_last % width
     for row in range(max(bounds[0] - 2, PAD), min(bounds[1] + 2, last) + 1):
         for q in range(row * width + first_column, row * width + last_column + 1):
             mine = level[me, q]
-            if cells[q] != EMPTY or mine < lowest or mine > L_FOUR_THREE:
+            if cells[q] != EMPTY or mine < L_FOUR or mine > L_FOUR_THREE:
                 continue
             if local:
                 dr, dc = abs(row - last_row), abs(q - row * width - last_column_of)
@@ -216,8 +211,6 @@ def generate_fours(board: Board, context: Context, me: int, ply: int, tt_move: i
             score = value[me, q] * 5 + value[them, q] * 4
             if mine == L_FOUR_THREE:
                 score += 1 << 30
-            elif mine >= L_FOUR:
-                score += 1 << 29
             if q == tt_move:
                 score += 1 << 40
             arrivals[arrived] = q
@@ -260,19 +253,11 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
     if ply >= MAX_PLY - 1:
         return evaluate(board, me)
     # past the horizon (no five to block): the static value, or better, one of my fours
-    # (whose answer is forced): a VCF is read to its end, at most FOUR_PLIES fours deep; with
-    # THREE_PLIES, my open threes too, and against theirs no standing pat but the defences
-    # (at no depth): a bounded VCT
+    # (whose answer is forced): a VCF is read to its end, at most FOUR_PLIES fours deep
     horizon = forced < 0 and depth <= 0
-    three_plies = stats[THREE_PLIES]
-    defend = horizon and three_plies != 0 and counts[them, L_OPEN_FOUR] > 0
-    threes = 0
-    if horizon and not defend:
-        threes = int(depth > -three_plies
-                     and counts[me, L_THREE] + counts[me, L_DOUBLE_THREE] > 0)
-        if threes == 0 and (depth <= -max(stats[FOUR_PLIES], three_plies)
-                            or counts[me, L_FOUR] + counts[me, L_FOUR_THREE] == 0):
-            return evaluate(board, me)
+    if horizon and (depth <= -stats[FOUR_PLIES]
+                    or counts[me, L_FOUR] + counts[me, L_FOUR_THREE] == 0):
+        return evaluate(board, me)
 
     alpha = max(alpha, -(WIN - ply))
     beta = min(beta, WIN - ply - 1)
@@ -310,18 +295,13 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
         context.moves[ply, 0] = forced
         count = 1
         child_depth = depth
-    elif defend:  # (``generate`` keeps only the answers to their three and my fours)
-        count = generate(board, context, me, ply, tt_move)
-        child_depth = depth
-        if count == 0:  # renju: every point that stops it is forbidden
-            return -(WIN - ply - 4)
     elif horizon:
         # standing pat: I need not play a four (fail-soft, as at any node)
         best = evaluate(board, me)
         if best >= beta:
             return best
         alpha = max(alpha, best)
-        count = generate_fours(board, context, me, ply, tt_move, threes)
+        count = generate_fours(board, context, me, ply, tt_move)
         child_depth = depth - 1
     else:
         count = generate(board, context, me, ply, tt_move)
@@ -341,9 +321,6 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
         if (quiet_position and i >= LMR_FROM and child_depth >= 2
                 and levels[me, move] < L_THREE and levels[them, move] < L_THREE):
             reduction = 1 if i < LMR_DEEPER_FROM or child_depth < 4 else 2
-        # past the horizon a three counts only when it wins: its line otherwise ends on a
-        # static value the defender's free choice of answer makes too kind to the attacker
-        proof_only = threes != 0 and levels[me, move] < L_FOUR
         place(board, move, me)
         # PVS: the first move with the full window, the others with a null window (and
         # ``reduction`` plies shallower), searched again while they surprise: at full depth,
@@ -366,8 +343,6 @@ def negamax(board: Board, context: Context, depth: int, ply: int, alpha: int, be
         remove(board, move)
         if stats[ABORTED]:
             return 0
-        if proof_only and value <= HEURISTIC_LIMIT:
-            continue
         if value > best:
             best = value
             best_move = move
