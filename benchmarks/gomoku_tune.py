@@ -1,7 +1,8 @@
-"""Tune the Gomoku evaluation's shape and level worths on positions from yipan's own games.
+"""Tune the Gomoku evaluation's worths on positions from yipan's own games.
 
     PYTHONPATH=src python benchmarks/gomoku_tune.py [--games 600] [--seconds 0.03]
-        [--workers 2] [--seed 2026]
+        [--workers 2] [--seed 2026] [--save FILE.npz | --load FILE.npz]
+        [--combinations [--min-count 50] [--write src/yipan/games/gomoku/worths.py]]
 
 1. Self-play: the engine against itself at ``--seconds`` a move from openings of three random
    stones near the centre (drawn from ``--seed``), one game a unit of work on ``--workers``
@@ -15,14 +16,22 @@
    from the current ``SHAPE_WORTH`` and ``LEVEL_BONUS``, gently held to them; prints the log
    loss of the current and the fitted worths on held-out games (every fifth game), and the
    fitted arrays scaled to the current ones' size, ready for ``board.py``.
+4. With ``--combinations``, the same fit of a worth per combination of a cell's four shapes
+   (as a set: 715 of them), from the hand-set reckoning (``board.formula_worth``); those seen
+   in fewer than ``--min-count`` positions, or holding a decisive shape, stay as they are.
+   ``--write`` writes the fitted ones as the module ``board.worth_table`` reads
+   (``worths.py``), atomically. The engine evaluates with that table, so the shape and level
+   arrays of step 3 describe it only where no combination is fitted.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import sys
 import time
+from itertools import combinations_with_replacement, product
 from pathlib import Path
 
 import numpy as np
@@ -31,17 +40,49 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from yipan.cluster import make_runner, run_match  # noqa: E402
+from yipan.core.files import write_atomically  # noqa: E402
+from yipan.games.gomoku import worths  # noqa: E402
 from yipan.games.gomoku.board import (  # noqa: E402
     EMPTY,
+    L_DOUBLE_THREE,
     L_FIVE,
+    L_FORBIDDEN,
+    L_FOUR,
+    L_FOUR_THREE,
     L_OPEN_FOUR,
     LEVEL_BONUS,
     LEVELS,
     SHAPE_WORTH,
+    SHAPES,
+    formula_worth,
 )
 from yipan.games.gomoku.engine import Engine  # noqa: E402
+from yipan.games.gomoku.patterns import SHAPE_NAMES  # noqa: E402
 
-SHAPES = len(SHAPE_WORTH)
+# a cell's four shapes as a set (sorted), numbered: the fitted worths' keys
+COMBINATIONS = list(combinations_with_replacement(range(SHAPES), 4))
+COMBINATION_OF = np.array([COMBINATIONS.index(tuple(sorted(shapes)))
+                           for shapes in product(range(SHAPES), repeat=4)])
+# held where they are: no shape at all (worth nothing), and any combination with a decisive
+# shape (five, open four, four-four, overline: tactics the search decides first)
+FIXED_COMBINATIONS = np.array([k for k, c in enumerate(COMBINATIONS)
+                               if c == (0, 0, 0, 0) or max(c) >= 6])
+
+
+def combination_features(engine: Engine, me: int) -> np.ndarray:
+    """Per shape combination, the side to move's count of empty cells with it (forbidden
+    points left out: worth nothing) minus 9/10 of the opponent's, as ``board.evaluate``
+    weighs their worths."""
+    board = engine.board
+    empty = np.flatnonzero(board.cells == EMPTY)
+    rows = []
+    for colour in (me, 1 - me):
+        cells = empty[board.level[colour][empty] != L_FORBIDDEN]
+        shapes = board.shapes[colour][cells].astype(np.int64)
+        index = ((shapes[:, 0] * SHAPES + shapes[:, 1]) * SHAPES + shapes[:, 2]) * SHAPES \
+            + shapes[:, 3]
+        rows.append(np.bincount(COMBINATION_OF[index], minlength=len(COMBINATIONS)))
+    return (rows[0] - 0.9 * rows[1]).astype(np.float32)
 
 
 def features(engine: Engine, me: int) -> np.ndarray:
@@ -56,17 +97,24 @@ def features(engine: Engine, me: int) -> np.ndarray:
     return rows[0] - 0.9 * rows[1]
 
 
-def self_play(opening: list[int], seconds: float) -> tuple[np.ndarray, np.ndarray]:
-    """One game: (features of each quiet position, result for its side to move)."""
+def self_play(opening: list[int], seconds: float
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One game: features of each quiet position (shapes and levels; shape combinations),
+    and the result for its side to move. Quiet: neither side can make a five or an open four
+    at once, and the side to move has no four-three or double three to play against an
+    opponent without a four (``evaluate``'s tempo: a race, not worth)."""
     engine = Engine(15, memory_bytes=1 << 24)
     engine.reset(opening)
-    rows, movers = [], []
+    rows, combination_rows, movers = [], [], []
     winner = None
     while len(engine.moves) < 225:
         me = engine.to_move
         counts = engine.board.level_count
-        if not counts[:, L_OPEN_FOUR:L_FIVE + 1].any():
+        tempo = counts[me, L_FOUR_THREE] + counts[me, L_DOUBLE_THREE] > 0 and \
+            counts[1 - me, L_FOUR] + counts[1 - me, L_FOUR_THREE] == 0
+        if not counts[:, L_OPEN_FOUR:L_FIVE + 1].any() and not tempo:
             rows.append(features(engine, me))
+            combination_rows.append(combination_features(engine, me))
             movers.append(me)
         decision = engine.think(seconds=seconds)
         if decision.reason == "five":
@@ -74,7 +122,9 @@ def self_play(opening: list[int], seconds: float) -> tuple[np.ndarray, np.ndarra
             break
         engine.play(decision.move)
     results = np.array([0.5 if winner is None else float(m == winner) for m in movers])
-    return np.array(rows).reshape(-1, SHAPES + LEVELS), results
+    return (np.array(rows).reshape(-1, SHAPES + LEVELS),
+            np.array(combination_rows, dtype=np.float32).reshape(-1, len(COMBINATIONS)),
+            results)
 
 
 def log_loss(weights: np.ndarray, scale: float, x: np.ndarray, y: np.ndarray) -> float:
@@ -89,11 +139,11 @@ def log_loss(weights: np.ndarray, scale: float, x: np.ndarray, y: np.ndarray) ->
 FIXED = np.array([0, 6, 7, 8, 9, SHAPES, SHAPES + 5, SHAPES + 6, SHAPES + 7])
 
 
-def fit(x: np.ndarray, y: np.ndarray, start: np.ndarray, steps: int = 4000
-        ) -> tuple[np.ndarray, float]:
+def fit(x: np.ndarray, y: np.ndarray, start: np.ndarray, steps: int = 4000,
+        fixed: np.ndarray = FIXED) -> tuple[np.ndarray, float]:
     """Logistic regression from ``start`` (worths in eval units), a scale fitted first;
     an L2 pull toward ``start`` keeps features the games rarely show where they were, and
-    the ``FIXED`` ones do not move."""
+    the ``fixed`` ones do not move."""
     scales = [100.0 * 1.5 ** k for k in range(16)]
     scale = min(scales, key=lambda s: log_loss(start, s, x, y))
     w = start / scale  # fitted in logit units
@@ -104,7 +154,7 @@ def fit(x: np.ndarray, y: np.ndarray, start: np.ndarray, steps: int = 4000
     for step in range(1, steps + 1):
         p = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
         grad = x.T @ (p - y) / len(y) + pull * (w - anchor)
-        grad[FIXED] = 0.0
+        grad[fixed] = 0.0
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad ** 2
         w -= rate * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-9)
@@ -119,10 +169,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--save", metavar="FILE.npz", help="keep the positions for --load")
     parser.add_argument("--load", metavar="FILE.npz", help="fit saved positions, no self-play")
+    parser.add_argument("--combinations", action="store_true",
+                        help="fit a worth per shape combination instead (board.worth_table)")
+    parser.add_argument("--min-count", type=int, default=50, metavar="N",
+                        help="combinations seen in fewer positions keep their worth")
+    parser.add_argument("--write", metavar="worths.py",
+                        help="with --combinations: write the fitted worths as that module")
     args = parser.parse_args()
     if args.load:
         with np.load(args.load) as saved:
-            games = [(saved[f"x{i}"], saved[f"y{i}"]) for i in range(int(saved["count"]))]
+            games = [(saved[f"x{i}"], saved[f"c{i}"], saved[f"y{i}"])
+                     for i in range(int(saved["count"]))]
         print(f"{len(games)} games loaded from {args.load}")
     else:
         rng = random.Random(args.seed)
@@ -133,13 +190,17 @@ def main() -> int:
         print(f"{len(games)} games of self-play at {args.seconds:g} s a move in "
               f"{time.perf_counter() - start:.0f} s", flush=True)
     if args.save:
-        arrays = {f"{k}{i}": g[j] for i, g in enumerate(games) for j, k in enumerate("xy")}
-        np.savez_compressed(args.save, count=len(games), **arrays)
-    train = [g for i, g in enumerate(games) if i % 5 and len(g[1])]
-    test = [g for i, g in enumerate(games) if i % 5 == 0 and len(g[1])]
-    x, y = (np.concatenate([g[k] for g in train]) for k in (0, 1))
-    xt, yt = (np.concatenate([g[k] for g in test]) for k in (0, 1))
+        arrays = {f"{k}{i}": g[j] for i, g in enumerate(games) for j, k in enumerate("xcy")}
+        packed = io.BytesIO()
+        np.savez_compressed(packed, count=len(games), **arrays)
+        write_atomically(args.save, packed.getvalue())
+    train = [g for i, g in enumerate(games) if i % 5 and len(g[2])]
+    test = [g for i, g in enumerate(games) if i % 5 == 0 and len(g[2])]
+    x, c, y = (np.concatenate([g[k] for g in train]) for k in (0, 1, 2))
+    xt, ct, yt = (np.concatenate([g[k] for g in test]) for k in (0, 1, 2))
     print(f"positions: {len(y)} to fit, {len(yt)} held out")
+    if args.combinations:
+        return fit_combinations(c, y, ct, yt, args.min_count, args.write)
     current = np.concatenate([SHAPE_WORTH, LEVEL_BONUS]).astype(np.float64)
     fitted, scale = fit(x, y, current)
     shape_part = np.maximum(0, np.round(fitted[:SHAPES])).astype(np.int64)
@@ -150,6 +211,37 @@ def main() -> int:
           f"below 0) {log_loss(printed, scale, xt, yt):.4f} (a coin: {np.log(2):.4f})")
     print(f"SHAPE_WORTH = np.array({shape_part.tolist()}, dtype=np.int64)")
     print(f"LEVEL_BONUS = np.array({level_part.tolist()}, dtype=np.int64)")
+    return 0
+
+
+def fit_combinations(c: np.ndarray, y: np.ndarray, ct: np.ndarray, yt: np.ndarray,
+                     min_count: int, write: str | None) -> int:
+    """Fit a worth per shape combination from the hand-set ones; print held-out log losses
+    and, with ``write``, write the module ``board.worth_table`` reads."""
+    start = np.array([formula_worth(k) for k in COMBINATIONS], dtype=np.float64)
+    seen = (c != 0).sum(axis=0)
+    fixed = np.union1d(FIXED_COMBINATIONS, np.flatnonzero(seen < min_count))
+    print(f"combinations: {len(COMBINATIONS)}, fitted {len(COMBINATIONS) - len(fixed)} "
+          f"(seen in {min_count} positions or more, no decisive shape)")
+    x, xt = c.astype(np.float64), ct.astype(np.float64)
+    fitted, scale = fit(x, y, start, fixed=fixed)
+    rounded = np.maximum(0, np.round(fitted))
+    print(f"held-out log loss: hand-set worths {log_loss(start, scale, xt, yt):.4f}, fitted "
+          f"{log_loss(fitted, scale, xt, yt):.4f}, rounded and none below 0 "
+          f"{log_loss(rounded, scale, xt, yt):.4f} (a coin: {np.log(2):.4f}); scale {scale:g}")
+    changed = {COMBINATIONS[k]: int(rounded[k]) for k in range(len(COMBINATIONS))
+               if rounded[k] != start[k]}
+    for combination, worth in sorted(changed.items(), key=lambda item: -seen[
+            COMBINATIONS.index(item[0])])[:20]:
+        names = " + ".join(SHAPE_NAMES[s] for s in combination if s)
+        print(f"  {names or 'nothing'}: {formula_worth(combination)} -> {worth} "
+              f"(in {seen[COMBINATIONS.index(combination)]} positions)")
+    if write:
+        entries = "".join(f"    {k}: {v},\n" for k, v in sorted(changed.items()))
+        module = (Path(worths.__file__).read_text().split("FITTED_WORTH")[0]
+                  + f"FITTED_WORTH: dict[tuple[int, ...], int] = {{\n{entries}}}\n")
+        write_atomically(write, module)
+        print(f"{len(changed)} worths written to {write}")
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -25,10 +26,12 @@ from yipan.games.gomoku.board import (
     cell_level,
     colour_key,
     evaluate,
+    formula_worth,
     initialise,
     new_board,
     place,
     remove,
+    worth_table,
 )
 from yipan.games.gomoku.context import (
     BRANCH,
@@ -40,6 +43,7 @@ from yipan.games.gomoku.context import (
     MAX_NODES,
     MAX_PLY,
     NODES,
+    ROOT_BRANCH,
     start_budget,
 )
 from yipan.games.gomoku.engine import Engine, reference_search
@@ -64,6 +68,7 @@ from yipan.games.gomoku.search import (
     tt_entry,
 )
 from yipan.games.gomoku.threats import _defences, _threat_moves
+from yipan.games.gomoku.worths import FITTED_WORTH
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
 
@@ -159,8 +164,9 @@ def test_kept_shapes_levels_and_worth_are_those_of_the_tables(seed, rule):
             assert list(board.shapes[c, q]) == shapes
             level = cell_level(board.shapes[c, q], c == 0 and renju)
             assert board.level[c, q] == level
-            worth = 0 if level == L_FORBIDDEN else (sum(SHAPE_WORTH[s] for s in shapes)
-                                                    + LEVEL_BONUS[level])
+            combination = tuple(sorted(int(s) for s in shapes))
+            worth = 0 if level == L_FORBIDDEN else FITTED_WORTH.get(
+                combination, formula_worth(combination))
             assert board.value[c, q] == worth
             totals[c] += worth
     assert list(board.total) == totals
@@ -168,6 +174,21 @@ def test_kept_shapes_levels_and_worth_are_those_of_the_tables(seed, rule):
         [int(np.sum((board.level[c, board.points] == lv) & (board.cells[board.points] == EMPTY)))
          + (int(np.sum(board.cells[board.points] != EMPTY)) if lv == 0 else 0)
          for lv in range(8)] for c in range(2)]
+
+
+def test_the_worth_table_is_the_hand_set_reckoning_where_nothing_was_fitted():
+    """Every ordering of four shapes reads one worth: a fitted combination's (as a set) or,
+    for the rest, the shapes' worths plus the level's bonus."""
+    fitted = {(0, 0, 1, 4): 123_457}  # (a two beside an open three)
+    table = worth_table(fitted)
+    for index, shapes in enumerate(itertools.product(range(len(SHAPE_WORTH)), repeat=4)):
+        if tuple(sorted(shapes)) == (0, 0, 1, 4):
+            assert table[index] == 123_457
+        else:
+            level = cell_level(np.array(shapes, dtype=np.int8), False)
+            assert table[index] == sum(SHAPE_WORTH[s] for s in shapes) + LEVEL_BONUS[level]
+    assert sum(table == 123_457) == 12  # the orderings of {none, none, two, open three}
+    assert not table.flags.writeable
 
 
 def engine_with(size, black, white, rule="freestyle"):
@@ -240,10 +261,14 @@ def test_under_the_exact_five_rule_an_overline_does_not_win():
 @pytest.mark.parametrize(("seed", "depth"), [(1, 2), (2, 2), (3, 2), (4, 3), (5, 3)])
 def test_alpha_beta_kernel_agrees_with_the_reference_search(seed, depth, four_plies):
     """Fixed-depth negamax (table, killers, PVS; reductions and futility pruning off) gives
-    plain negamax's value, with and without the fours past the horizon."""
+    plain negamax's value, with and without the fours past the horizon. Every candidate is
+    searched (no cap on the lists): a capped list keeps the best-ordered cells, and the
+    kernel's killers and history reorder them as it goes, so the two would search different
+    moves."""
     rng = random.Random(seed)
     engine = Engine(9, memory_bytes=1 << 20)
     engine.context.stats[FOUR_PLIES] = four_plies
+    engine.context.stats[BRANCH] = engine.context.stats[ROOT_BRANCH] = 81
     while len(engine.moves) < 6:
         point = rng.choice([p for p in range(81) if engine.is_empty(p)])
         engine.play(point)

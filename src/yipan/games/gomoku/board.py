@@ -19,8 +19,10 @@ What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 - ``level[c, q]``: the threat a stone of ``c`` on ``q`` makes (``L_*`` below) and
   ``level_count[c, L]``: how many empty cells have each level L >= 1 (occupied cells count
   as ``L_NONE``), so "can black make five?" is one read;
-- ``value[c, q]``: the cell's worth to ``c`` and ``total[c]``: the sum over empty cells
-  (kept incrementally; ``evaluate`` weighs mine against theirs);
+- ``value[c, q]``: the cell's worth to ``c``, ``worth[combination of its four shapes]``
+  (``worth_table``: fitted from the engine's games where they show it, else the shapes'
+  worths and the level's bonus), and ``total[c]``: the sum over empty cells (kept
+  incrementally; ``evaluate`` weighs mine against theirs);
 - ``near[q]``: stones within two cells (the candidate moves are empty cells near stones);
 - ``bounds[k]``: the rows and columns the first ``k`` stones of ``stack`` span (first row,
   last row, first column, last column, padded): the candidates lie within two of them;
@@ -36,6 +38,7 @@ What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 from __future__ import annotations
 
 from collections import namedtuple
+from itertools import combinations_with_replacement, product
 
 import numpy as np
 from numba import njit
@@ -52,6 +55,7 @@ from .patterns import (
     WINDOW,
     edge_tables,
 )
+from .worths import FITTED_WORTH
 
 EMPTY, WALL = 0, 3  # cells hold 0 empty, 1 black, 2 white, 3 wall
 PAD = WINDOW
@@ -69,11 +73,12 @@ LEVEL_NAMES = ("none", "three", "double three", "four", "four-three", "open four
 # the worth of each shape to the side that would make it (index: shape)
 SHAPE_WORTH = np.array([0, 6, 8, 29, 0, 47, 1500, 10000, 1500, 0], dtype=np.int64)
 LEVEL_BONUS = np.array([0, 84, 315, 74, 502, 1500, 0, 0], dtype=np.int64)
+SHAPES = len(SHAPE_WORTH)
 
 BoardArrays = namedtuple("BoardArrays", [
     "cells", "keys", "shapes", "level", "level_count", "value", "total", "near", "hash",
     "zobrist", "table", "edge", "points", "stack", "bounds", "undo", "undo_from", "logged",
-    "meta",
+    "worth", "meta",
 ])
 # meta: [size, width, renju (0/1: black has forbidden points), stones on the board, rows of
 # ``undo`` in use]
@@ -156,6 +161,7 @@ def board_arrays(size: int, rule: str) -> BoardArrays:
         undo=np.zeros((size * size * UNDO_ROWS_A_STONE, 4), dtype=np.int64),
         undo_from=np.zeros(size * size, dtype=np.int64),
         logged=np.zeros(size * size, dtype=np.int8),
+        worth=WORTH_TABLE,  # (read only: every board shares it)
         meta=np.array([size, width, int(rule == "renju"), 0, 0], dtype=np.int64),
     )
 
@@ -214,6 +220,30 @@ def cell_level(shapes: np.ndarray, forbid: bool) -> int:
     return L_THREE if open_threes else L_NONE
 
 
+def formula_worth(shapes: tuple[int, ...]) -> int:
+    """A cell's worth by the hand-set reckoning: its shapes' worths and its level's bonus."""
+    level = cell_level.py_func(np.array(shapes), False)
+    return int(sum(SHAPE_WORTH[shape] for shape in shapes) + LEVEL_BONUS[level])
+
+
+def worth_table(fitted: dict[tuple[int, ...], int]) -> np.ndarray:
+    """A cell's worth to a colour by its four shapes (index ``((s0 * 10 + s1) * 10 + s2) * 10
+    + s3``, directions in ``directions``' order): ``fitted``'s worth of the shapes as a set
+    (sorted), else ``formula_worth``. One lookup a cell, and the worth of a combination of
+    shapes (two open twos, a three beside a two) is its own number, not a sum."""
+    worth: dict[tuple[int, ...], int] = {
+        combination: fitted[combination] if combination in fitted
+        else formula_worth(combination)
+        for combination in combinations_with_replacement(range(SHAPES), 4)}
+    table = np.array([worth[tuple(sorted(shapes))]
+                      for shapes in product(range(SHAPES), repeat=4)], dtype=np.int64)
+    table.setflags(write=False)
+    return table
+
+
+WORTH_TABLE = worth_table(FITTED_WORTH)
+
+
 @njit(cache=True)
 def refresh(board: Board, q: int) -> None:
     """Recompute shapes, level and worth of cell ``q`` for both colours from its keys.
@@ -226,8 +256,9 @@ def refresh(board: Board, q: int) -> None:
     levels, level_count, value, total = board.level, board.level_count, board.value, \
         board.total
     renju = board.meta[RENJU] == 1
+    worth_of = board.worth
     for c in range(2):
-        worth = 0
+        combination = 0
         level = L_NONE
         if empty:
             fours = 0
@@ -238,7 +269,7 @@ def refresh(board: Board, q: int) -> None:
             for d in range(4):
                 shape = table[c, edge[q, d], (keys[q, d] >> (KEY_BITS * c)) & 0xFFFFFFFF]
                 shapes[c, q, d] = shape
-                worth += SHAPE_WORTH[shape]
+                combination = combination * SHAPES + shape
                 if shape == FIVE:
                     five = True
                 elif shape == OPEN_FOUR:
@@ -269,7 +300,7 @@ def refresh(board: Board, q: int) -> None:
         level_count[c, levels[c, q]] -= 1
         levels[c, q] = level
         level_count[c, level] += 1
-        worth = 0 if level == L_FORBIDDEN else worth + LEVEL_BONUS[level]
+        worth = 0 if level == L_FORBIDDEN else worth_of[combination]
         total[c] += worth - value[c, q]
         value[c, q] = worth
 
@@ -312,6 +343,7 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
     cells, keys, shapes, table, edge = (board.cells, board.keys, board.shapes, board.table,
                                         board.edge)
     level_of, level_count, value, total = board.level, board.level_count, board.value, board.total
+    worth_of = board.worth
     # a stone is code 1 in its colour's key and 2 in the other's: both in one addition
     codes = (1 << (KEY_BITS * colour)) + (2 << (KEY_BITS * (1 - colour)))
     for d in range(4):
@@ -338,7 +370,7 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                         undo[top, 3] = value[c, q]
                         top += 1
                     shapes[c, q, d] = shape
-                    worth = 0
+                    combination = 0
                     fours = 0
                     straight = 0
                     open_threes = 0
@@ -346,7 +378,7 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                     overline = False
                     for e in range(4):
                         shape = shapes[c, q, e]
-                        worth += SHAPE_WORTH[shape]
+                        combination = combination * SHAPES + shape
                         if shape == FIVE:
                             five = True
                         elif shape == OPEN_FOUR:
@@ -375,7 +407,7 @@ def _update_lines(board: Board, m: int, colour: int, sign: int) -> None:
                     level_count[c, level_of[c, q]] -= 1
                     level_of[c, q] = level
                     level_count[c, level] += 1
-                    worth = 0 if level == L_FORBIDDEN else worth + LEVEL_BONUS[level]
+                    worth = 0 if level == L_FORBIDDEN else worth_of[combination]
                     total[c] += worth - value[c, q]
                     value[c, q] = worth
     board.meta[UNDO_TOP] = top
