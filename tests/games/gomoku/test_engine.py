@@ -141,8 +141,9 @@ def test_incremental_board_matches_a_board_built_from_scratch(seed, rule):
 @given(st.integers(0, 2**32 - 1), st.sampled_from(RULES))
 def test_kept_shapes_levels_and_worth_are_those_of_the_tables(seed, rule):
     """After random stones placed and taken back, each empty cell's shapes are its keys read
-    in the rule's tables, its level ``cell_level`` of them, its worth and the totals their
-    sum (the kernels write this reckoning out, inline, for speed)."""
+    in the rule's tables, its level ``cell_level`` of them, its worth the fitted one of that
+    combination of shapes (else the hand-set reckoning), and the totals their sum (the
+    kernels write this reckoning out, inline, for speed)."""
     rng = random.Random(seed)
     board = new_board(9, rule)
     cells = [int(c) for c in board.points]
