@@ -61,7 +61,8 @@ from yipan.games.gomoku.patterns import SHAPE_NAMES  # noqa: E402
 
 # a cell's four shapes as a set (sorted), numbered: the fitted worths' keys
 COMBINATIONS = list(combinations_with_replacement(range(SHAPES), 4))
-COMBINATION_OF = np.array([COMBINATIONS.index(tuple(sorted(shapes)))
+NUMBER = {combination: k for k, combination in enumerate(COMBINATIONS)}
+COMBINATION_OF = np.array([NUMBER[tuple(sorted(shapes))]
                            for shapes in product(range(SHAPES), repeat=4)])
 # held where they are: no shape at all (worth nothing), and any combination with a decisive
 # shape (five, open four, four-four, overline: tactics the search decides first)
@@ -231,11 +232,11 @@ def fit_combinations(c: np.ndarray, y: np.ndarray, ct: np.ndarray, yt: np.ndarra
           f"{log_loss(rounded, scale, xt, yt):.4f} (a coin: {np.log(2):.4f}); scale {scale:g}")
     changed = {COMBINATIONS[k]: int(rounded[k]) for k in range(len(COMBINATIONS))
                if rounded[k] != start[k]}
-    for combination, worth in sorted(changed.items(), key=lambda item: -seen[
-            COMBINATIONS.index(item[0])])[:20]:
+    for combination, worth in sorted(changed.items(),
+                                     key=lambda item: -seen[NUMBER[item[0]]])[:20]:
         names = " + ".join(SHAPE_NAMES[s] for s in combination if s)
         print(f"  {names or 'nothing'}: {formula_worth(combination)} -> {worth} "
-              f"(in {seen[COMBINATIONS.index(combination)]} positions)")
+              f"(in {seen[NUMBER[combination]]} positions)")
     if write:
         entries = "".join(f"    {k}: {v},\n" for k, v in sorted(changed.items()))
         module = (Path(worths.__file__).read_text().split("FITTED_WORTH")[0]
