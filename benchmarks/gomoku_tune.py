@@ -57,7 +57,7 @@ from yipan.games.gomoku.board import (  # noqa: E402
     formula_worth,
 )
 from yipan.games.gomoku.engine import Engine  # noqa: E402
-from yipan.games.gomoku.patterns import SHAPE_NAMES  # noqa: E402
+from yipan.games.gomoku.patterns import OPEN_FOUR, SHAPE_NAMES  # noqa: E402
 
 # a cell's four shapes as a set (sorted), numbered: the fitted worths' keys
 COMBINATIONS = list(combinations_with_replacement(range(SHAPES), 4))
@@ -67,7 +67,7 @@ COMBINATION_OF = np.array([NUMBER[tuple(sorted(shapes))]
 # held where they are: no shape at all (worth nothing), and any combination with a decisive
 # shape (five, open four, four-four, overline: tactics the search decides first)
 FIXED_COMBINATIONS = np.array([k for k, c in enumerate(COMBINATIONS)
-                               if c == (0, 0, 0, 0) or max(c) >= 6])
+                               if c == (0, 0, 0, 0) or max(c) >= OPEN_FOUR])
 
 
 def combination_features(engine: Engine, me: int) -> np.ndarray:
@@ -177,6 +177,8 @@ def main() -> int:
     parser.add_argument("--write", metavar="worths.py",
                         help="with --combinations: write the fitted worths as that module")
     args = parser.parse_args()
+    if args.write and not args.combinations:
+        parser.error("--write writes fitted combinations: give --combinations too")
     if args.load:
         with np.load(args.load) as saved:
             games = [(saved[f"x{i}"], saved[f"c{i}"], saved[f"y{i}"])
