@@ -20,9 +20,11 @@ from yipan.games.gomoku.board import (
     L_OPEN_FOUR,
     L_THREE,
     LEVEL_BONUS,
+    MOVING_WORTH,
     SHAPE_WORTH,
     STONES,
     WIDTH,
+    WORTH_BITS,
     cell_level,
     colour_key,
     evaluate,
@@ -68,7 +70,7 @@ from yipan.games.gomoku.search import (
     tt_entry,
 )
 from yipan.games.gomoku.threats import _defences, _threat_moves
-from yipan.games.gomoku.worths import FITTED_WORTH
+from yipan.games.gomoku.worths import FITTED_WAITING_WORTH, FITTED_WORTH
 
 NODE_BUDGET = 200_000  # searches bounded by nodes, not seconds: a busy machine changes nothing
 
@@ -166,8 +168,9 @@ def test_kept_shapes_levels_and_worth_are_those_of_the_tables(seed, rule):
             level = cell_level(board.shapes[c, q], c == 0 and renju)
             assert board.level[c, q] == level
             combination = tuple(sorted(int(s) for s in shapes))
-            worth = 0 if level == L_FORBIDDEN else FITTED_WORTH.get(
-                combination, formula_worth(combination))
+            moving = FITTED_WORTH.get(combination, formula_worth(combination))
+            waiting = FITTED_WAITING_WORTH.get(combination, 9 * moving)
+            worth = 0 if level == L_FORBIDDEN else moving + (waiting << WORTH_BITS)
             assert board.value[c, q] == worth
             totals[c] += worth
     assert list(board.total) == totals
@@ -178,17 +181,25 @@ def test_kept_shapes_levels_and_worth_are_those_of_the_tables(seed, rule):
 
 
 def test_the_worth_table_is_the_hand_set_reckoning_where_nothing_was_fitted():
-    """Every ordering of four shapes reads one worth: a fitted combination's (as a set) or,
-    for the rest, the shapes' worths plus the level's bonus."""
+    """Every ordering of four shapes reads one worth to move and one waiting: a fitted
+    combination's (as a set) or, for the rest, the shapes' worths plus the level's bonus, and
+    waiting nine tenths of that (in tenths)."""
     fitted = {(0, 0, 1, 4): 123_457}  # (a two beside an open three)
-    table = worth_table(fitted)
+    fitted_waiting = {(0, 0, 1, 4): 765, (0, 1, 1, 2): 4321}
+    table = worth_table(fitted, fitted_waiting)
+    moving, waiting = table & MOVING_WORTH, table >> WORTH_BITS
     for index, shapes in enumerate(itertools.product(range(len(SHAPE_WORTH)), repeat=4)):
         if tuple(sorted(shapes)) == (0, 0, 1, 4):
-            assert table[index] == 123_457
+            assert (moving[index], waiting[index]) == (123_457, 765)
+            continue
+        level = cell_level(np.array(shapes, dtype=np.int8), False)
+        assert moving[index] == sum(SHAPE_WORTH[s] for s in shapes) + LEVEL_BONUS[level]
+        if tuple(sorted(shapes)) == (0, 1, 1, 2):
+            assert waiting[index] == 4321
         else:
-            level = cell_level(np.array(shapes, dtype=np.int8), False)
-            assert table[index] == sum(SHAPE_WORTH[s] for s in shapes) + LEVEL_BONUS[level]
-    assert sum(table == 123_457) == 12  # the orderings of {none, none, two, open three}
+            assert waiting[index] == 9 * moving[index]
+    assert sum(moving == 123_457) == 12  # the orderings of {none, none, two, open three}
+    assert sum(waiting == 4321) == 12  # and of {none, two, two, open two}
     assert not table.flags.writeable
 
 
@@ -397,7 +408,8 @@ def test_candidates_are_every_near_point_best_first_after_any_stones(seed, rule)
             if defending and board.level[me, q] < L_FOUR and not any(
                     board.shapes[them, q, d] >= FOUR for d in range(4)):
                 continue
-            score = (int(board.value[me, q]) * 5 + int(board.value[them, q]) * 4
+            score = (int(board.value[me, q] & MOVING_WORTH) * 5
+                     + int(board.value[them, q] & MOVING_WORTH) * 4
                      + int(context.history[me, q]))
             expected.append((-score, order, q))
         count = generate(board, context, me, 1, -1)
@@ -424,8 +436,8 @@ def test_threat_moves_are_every_four_and_three_best_first(seed, rule):
             for order, q in enumerate(int(c) for c in board.points):
                 level = int(board.level[attacker, q])
                 if board.cells[q] == EMPTY and lowest <= level < L_FIVE:
-                    score = (level * 1_000_000 + int(board.value[attacker, q])
-                             + int(board.value[1 - attacker, q]))
+                    score = (level * 1_000_000 + int(board.value[attacker, q] & MOVING_WORTH)
+                             + int(board.value[1 - attacker, q] & MOVING_WORTH))
                     expected.append((-score, order, q))
             count = _threat_moves(board, context, attacker, 1, threes)
             assert [int(m) for m in context.moves[1, :count]] == [q for _, _, q in
@@ -486,7 +498,8 @@ def test_fours_past_the_horizon_are_every_four_four_threes_first(seed, rule):
                 level = int(board.level[me, q])
                 if (board.cells[q] == EMPTY and level in (L_FOUR, L_FOUR_THREE)
                         and (not local or near_last(q))):
-                    score = (int(board.value[me, q]) * 5 + int(board.value[1 - me, q]) * 4
+                    score = (int(board.value[me, q] & MOVING_WORTH) * 5
+                             + int(board.value[1 - me, q] & MOVING_WORTH) * 4
                              + (1 << 30) * (level == L_FOUR_THREE))
                     expected.append((-score, order, q))
             count = generate_fours(board, context, me, 1, -1)

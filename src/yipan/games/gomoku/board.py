@@ -19,10 +19,13 @@ What is kept, for each colour ``c`` (0 black, 1 white) and each cell ``q``:
 - ``level[c, q]``: the threat a stone of ``c`` on ``q`` makes (``L_*`` below) and
   ``level_count[c, L]``: how many empty cells have each level L >= 1 (occupied cells count
   as ``L_NONE``), so "can black make five?" is one read;
-- ``value[c, q]``: the cell's worth to ``c``, ``worth[combination of its four shapes]``
+- ``value[c, q]``: the cell's worths to ``c``, ``worth[combination of its four shapes]``
   (``worth_table``: fitted from the engine's games where they show it, else the shapes'
-  worths and the level's bonus), and ``total[c]``: the sum over empty cells (kept
-  incrementally; ``evaluate`` weighs mine against theirs);
+  worths and the level's bonus), two in one number: in the low 32 bits its worth when ``c``
+  is to move, in the high 32 bits its worth in tenths when ``c`` waits (a cell is worth
+  less to the side that must first answer); and ``total[c]``: the sum over empty cells,
+  both halves in one addition (kept incrementally; ``evaluate`` weighs the mover's low half
+  against the waiting side's high half);
 - ``near[q]``: stones within two cells (the candidate moves are empty cells near stones);
 - ``bounds[k]``: the rows and columns the first ``k`` stones of ``stack`` span (first row,
   last row, first column, last column, padded): the candidates lie within two of them;
@@ -55,7 +58,7 @@ from .patterns import (
     WINDOW,
     edge_tables,
 )
-from .worths import FITTED_WORTH
+from .worths import FITTED_WAITING_WORTH, FITTED_WORTH
 
 EMPTY, WALL = 0, 3  # cells hold 0 empty, 1 black, 2 white, 3 wall
 PAD = WINDOW
@@ -226,22 +229,31 @@ def formula_worth(shapes: tuple[int, ...]) -> int:
     return int(sum(SHAPE_WORTH[shape] for shape in shapes) + LEVEL_BONUS[level])
 
 
-def worth_table(fitted: dict[tuple[int, ...], int]) -> np.ndarray:
-    """A cell's worth to a colour by its four shapes (index ``((s0 * 10 + s1) * 10 + s2) * 10
-    + s3``, directions in ``directions``' order): ``fitted``'s worth of the shapes as a set
-    (sorted), else ``formula_worth``. One lookup a cell, and the worth of a combination of
-    shapes (two open twos, a three beside a two) is its own number, not a sum."""
-    worth: dict[tuple[int, ...], int] = {
-        combination: fitted[combination] if combination in fitted
-        else formula_worth(combination)
-        for combination in combinations_with_replacement(range(SHAPES), 4)}
+WORTH_BITS = 32  # a packed worth: to move in the low bits, waiting (tenths) above
+MOVING_WORTH = (1 << WORTH_BITS) - 1
+
+
+def worth_table(fitted: dict[tuple[int, ...], int],
+                fitted_waiting: dict[tuple[int, ...], int] | None = None) -> np.ndarray:
+    """A cell's worths to a colour by its four shapes (index ``((s0 * 10 + s1) * 10 + s2) *
+    10 + s3``, directions in ``directions``' order), packed as ``value`` keeps them. To move:
+    ``fitted``'s worth of the shapes as a set (sorted), else ``formula_worth``; waiting, in
+    tenths: ``fitted_waiting``'s, else nine times that (the hand-set 9/10). One lookup a
+    cell, and the worth of a combination of shapes (two open twos, a three beside a two) is
+    its own number, not a sum."""
+    waiting_fitted = fitted_waiting or {}
+    worth: dict[tuple[int, ...], int] = {}
+    for combination in combinations_with_replacement(range(SHAPES), 4):
+        moving = fitted.get(combination, formula_worth(combination))
+        waiting = waiting_fitted.get(combination, 9 * moving)
+        worth[combination] = moving | (waiting << WORTH_BITS)
     table = np.array([worth[tuple(sorted(shapes))]
                       for shapes in product(range(SHAPES), repeat=4)], dtype=np.int64)
     table.setflags(write=False)
     return table
 
 
-WORTH_TABLE = worth_table(FITTED_WORTH)
+WORTH_TABLE = worth_table(FITTED_WORTH, FITTED_WAITING_WORTH)
 
 
 @njit(cache=True)
@@ -521,13 +533,14 @@ LIKELY_WIN = 50_000  # a won race by the threat classes, not proved: far below W
 
 @njit(cache=True)
 def evaluate(board: Board, me: int) -> int:
-    """Static value for ``me`` to move: my cells' worth against theirs (theirs weighs less,
-    since I move first), and the tempo of the threat classes: with a four-three or a double
-    three to play while the opponent cannot make a single four, the race is mine (the four
-    or one of the threes goes through), so the leaf is worth ``LIKELY_WIN`` more."""
+    """Static value for ``me`` to move: my cells' worth to the side to move against theirs to
+    the side waiting (which weighs less, since I move first), and the tempo of the threat
+    classes: with a four-three or a double three to play while the opponent cannot make a
+    single four, the race is mine (the four or one of the threes goes through), so the leaf
+    is worth ``LIKELY_WIN`` more."""
     them = 1 - me
     counts = board.level_count
-    value = int(board.total[me] - (board.total[them] * 9) // 10)
+    value = int(board.total[me] & MOVING_WORTH) - int(board.total[them] >> WORTH_BITS) // 10
     their_fours = counts[them, L_FOUR] + counts[them, L_FOUR_THREE] + counts[them, L_OPEN_FOUR]
     if their_fours == 0 and (counts[me, L_FOUR_THREE] > 0 or counts[me, L_DOUBLE_THREE] > 0):
         value += LIKELY_WIN

@@ -54,6 +54,7 @@ from .board import (
     L_FOUR_THREE,
     L_OPEN_FOUR,
     L_THREE,
+    MOVING_WORTH,
     PAD,
     SIZE,
     STONES,
@@ -164,7 +165,8 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
                         break
                 if not stops:
                     continue
-            score = value[me, q] * 5 + value[them, q] * 4 + history[me, q]
+            score = ((value[me, q] & MOVING_WORTH) * 5
+                     + (value[them, q] & MOVING_WORTH) * 4 + history[me, q])
             if q == tt_move:
                 score += 1 << 40
             elif q in (killer0, killer1):
@@ -208,7 +210,7 @@ def generate_fours(board: Board, context: Context, me: int, ply: int, tt_move: i
                 if (dr > 2 or dc > 2) and (dr > 4 or dc > 4 or (
                         dr != 0 and dc != 0 and dr != dc)):
                     continue
-            score = value[me, q] * 5 + value[them, q] * 4
+            score = (value[me, q] & MOVING_WORTH) * 5 + (value[them, q] & MOVING_WORTH) * 4
             if mine == L_FOUR_THREE:
                 score += 1 << 30
             if q == tt_move:

@@ -30,6 +30,7 @@ from .board import (
     L_FOUR,
     L_OPEN_FOUR,
     L_THREE,
+    MOVING_WORTH,
     Board,
     find_level,
     place,
@@ -77,7 +78,8 @@ def _threat_moves(board: Board, context: Context, attacker: int, ply: int, three
         level = levels[attacker, q]
         if level < lowest or level >= L_FIVE:  # (a five is played first; L_FORBIDDEN never)
             continue
-        score = level * 1_000_000 + value[attacker, q] + value[1 - attacker, q]
+        score = (level * 1_000_000 + (value[attacker, q] & MOVING_WORTH)
+                 + (value[1 - attacker, q] & MOVING_WORTH))
         arrivals[count] = q
         count = insert_key(scores, count, MAX_MOVES, score * MAX_MOVES + MAX_MOVES - 1 - count)
     for i in range(count):

@@ -1,8 +1,10 @@
 """Fitted worths of a cell's shape combinations, for ``board.worth_table``.
 
-Keys are a cell's four directional shapes, sorted (``patterns``' shape numbers); values its
-worth to the colour that would play there, in the evaluation's units. Combinations not listed
-keep the hand-set reckoning (``board.formula_worth``).
+Keys are a cell's four directional shapes, sorted (``patterns``' shape numbers). Values:
+in ``FITTED_WORTH`` its worth to the colour that would play there when that colour is to
+move, in the evaluation's units; in ``FITTED_WAITING_WORTH`` its worth to that colour while
+the other is to move, in tenths of those units. Combinations not listed keep the hand-set
+reckoning (``board.formula_worth``; waiting, nine tenths of the worth to move).
 """
 
 from __future__ import annotations
@@ -91,4 +93,7 @@ FITTED_WORTH: dict[tuple[int, ...], int] = {
     (2, 3, 3, 3): 128,
     (2, 3, 3, 4): 220,
     (2, 3, 4, 4): 346,
+}
+
+FITTED_WAITING_WORTH: dict[tuple[int, ...], int] = {
 }
