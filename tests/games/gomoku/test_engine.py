@@ -203,6 +203,38 @@ def test_the_worth_table_is_the_hand_set_reckoning_where_nothing_was_fitted():
     assert not table.flags.writeable
 
 
+def stops_by_playing(board, q, defender):
+    """Whether the attacker had an open four (or two fours) to make and, after a stone of
+    the defender on ``q``, has none."""
+    attacker = 1 - defender
+    if board.level_count[attacker, L_OPEN_FOUR] == 0:
+        return False
+    place(board, q, defender)
+    stops = board.level_count[attacker, L_OPEN_FOUR] == 0
+    remove(board, q)
+    return bool(stops)
+
+
+def test_under_caro_a_stone_beyond_the_end_of_a_five_to_be_defends():
+    """White makes two fours at c6 (a row and a column). Under caro, black on c5 leaves the
+    column's five blocked at both ends (c5 and c11): that alone stops the double four,
+    though white makes no four on c5; the candidates and the threat search's defences list
+    it. In freestyle it stops nothing and is not listed."""
+    black = [(2, 10), (10, 10), (12, 12), (10, 13), (13, 8), (8, 13)]
+    white = [(2, 6), (2, 7), (2, 9), (0, 5), (1, 5), (4, 5)]
+    for rule, listed in (("caro", True), ("freestyle", False)):
+        engine = engine_with(15, black, white, rule)
+        board, context = engine.board, engine.context
+        c5 = int(board.points[4 * 15 + 2])
+        assert board.level[1, int(board.points[5 * 15 + 2])] == L_OPEN_FOUR
+        assert stops_by_playing(board, c5, 0) == listed
+        context.stats[BRANCH] = MAX_MOVES
+        count = generate(board, context, 0, 1, -1)
+        assert (c5 in {int(m) for m in context.moves[1, :count]}) == listed
+        count = _defences(board, context, 1, 1)
+        assert (c5 in {int(m) for m in context.moves[1, :count]}) == listed
+
+
 def engine_with(size, black, white, rule="freestyle"):
     """An engine whose board holds the given (x, y) stones; black to move if counts are equal."""
     engine = Engine(size, rule, memory_bytes=1 << 20)
@@ -449,8 +481,9 @@ def test_threat_moves_are_every_four_and_three_best_first(seed, rule):
 def test_defences_are_every_four_cell_of_the_attacker_and_four_of_the_defender(seed, rule):
     """The defender's answers to a three (read from the cells' levels, the shapes only at
     forbidden cells): every empty point where one of the attacker's shapes is a four or
-    more, or where the defender makes a four or more, never a point forbidden to the
-    defender, in the order of the points."""
+    more, or where the defender makes a four or more, and under caro every point that
+    leaves the attacker no open four (found by playing it); never a point forbidden to the
+    defender; in the order of the points."""
     rng = random.Random(seed)
     board = new_board(11, rule)
     context = Engine(11, rule, memory_bytes=1 << 16).context
@@ -463,7 +496,9 @@ def test_defences_are_every_four_cell_of_the_attacker_and_four_of_the_defender(s
         expected = [q for q in (int(c) for c in board.points)
                     if board.cells[q] == EMPTY and board.level[defender, q] != L_FORBIDDEN
                     and (board.level[defender, q] >= L_FOUR
-                         or any(board.shapes[attacker, q, d] >= FOUR for d in range(4)))]
+                         or any(board.shapes[attacker, q, d] >= FOUR for d in range(4))
+                         or (rule in ("caro", "caro-exact")
+                             and stops_by_playing(board, q, defender)))]
         count = _defences(board, context, attacker, 1)
         assert [int(m) for m in context.moves[1, :count]] == expected
 
@@ -513,7 +548,8 @@ def test_fours_past_the_horizon_are_every_four_four_threes_first(seed, rule):
 def test_against_an_open_three_no_defence_is_left_out(seed, rule):
     """Where the opponent threatens an open four (or two fours), ``generate`` lists only
     defences and one's own fours, and leaves out none: every allowed point after which the
-    opponent has no such threat left (found by playing it), and every four, is listed."""
+    opponent has no such threat left (found by playing it), and every four, is listed. Under
+    caro some of those stand where the opponent makes no four (seed 15468 found one)."""
     rng = random.Random(seed)
     engine = Engine(11, rule, memory_bytes=1 << 16)
     board, context = engine.board, engine.context
@@ -541,10 +577,15 @@ def test_against_an_open_three_no_defence_is_left_out(seed, rule):
             remove(board, q)
             if stops or L_FOUR <= board.level[me, q] <= L_FIVE:
                 assert q in listed, (q, rule)
-        # and nothing that neither stops a four of theirs nor makes one of mine
+        # and nothing that makes no four of mine and neither stands where they make a four nor
+        # (caro: a stone beyond the end of their five-to-be blocks it at both ends) stops it
         for q in listed:
+            place(board, q, me)
+            stops = board.level_count[them, L_OPEN_FOUR] == 0
+            remove(board, q)
             assert board.level[me, q] >= L_FOUR or any(
-                board.shapes[them, q, d] >= FOUR for d in range(4))
+                board.shapes[them, q, d] >= FOUR for d in range(4)) or (
+                    stops and rule in ("caro", "caro-exact"))
 
 
 def test_a_four_of_the_opponent_leaves_one_answer_in_the_tree():

@@ -85,7 +85,7 @@ BoardArrays = namedtuple("BoardArrays", [
 ])
 # meta: [size, width, renju (0/1: black has forbidden points), stones on the board, rows of
 # ``undo`` in use]
-SIZE, WIDTH, RENJU, STONES, UNDO_TOP = range(5)
+SIZE, WIDTH, RENJU, STONES, UNDO_TOP, CARO = range(6)
 UNDO_ROWS_A_STONE = 2 * 4 * 2 * WINDOW  # colours x directions x cells on a line
 
 
@@ -165,7 +165,8 @@ def board_arrays(size: int, rule: str) -> BoardArrays:
         undo_from=np.zeros(size * size, dtype=np.int64),
         logged=np.zeros(size * size, dtype=np.int8),
         worth=WORTH_TABLE,  # (read only: every board shares it)
-        meta=np.array([size, width, int(rule == "renju"), 0, 0], dtype=np.int64),
+        meta=np.array([size, width, int(rule == "renju"), 0, 0,
+                       int(rule in ("caro", "caro-exact"))], dtype=np.int64),
     )
 
 
@@ -526,6 +527,36 @@ def find_level(board: Board, colour: int, level: int) -> int:
         if cells[q] == EMPTY and levels[colour, q] == level:
             return q
     return -1
+
+
+@njit(cache=True)
+def stops_open_fours(board: Board, q: int, defender: int) -> bool:
+    """Whether a stone of ``defender`` on ``q`` leaves the other side no open four (nor two
+    fours) to make, found by playing it; first, cheaply, whether ``q`` lies on a line within
+    ``WINDOW`` of a cell where they make one (elsewhere a stone changes none of their shapes).
+
+    Under caro a stone can do that without standing where they would make a four: beyond
+    the end of their five-to-be, it leaves that five blocked at both ends; so caro's
+    defences are found this way, and the other rules' by shape alone."""
+    attacker = 1 - defender
+    width = board.meta[WIDTH]
+    cells, levels = board.cells, board.level
+    aligned = False
+    for d in range(4):
+        step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
+        for side in (-1, 1):
+            for distance in range(1, WINDOW + 1):
+                p = q + side * distance * step
+                if cells[p] == WALL:
+                    break
+                if cells[p] == EMPTY and levels[attacker, p] == L_OPEN_FOUR:
+                    aligned = True
+    if not aligned:
+        return False
+    place(board, np.int64(q), np.int64(defender))  # (int64: one compiled ``place``)
+    stops = board.level_count[attacker, L_OPEN_FOUR] == 0
+    remove(board, np.int64(q))
+    return stops
 
 
 LIKELY_WIN = 50_000  # a won race by the threat classes, not proved: far below WIN's values

@@ -10,7 +10,9 @@ that are decided before the horizon:
   block on a forbidden point, so such a four wins for white;
 - an open four (or a double four) of the side to move wins in three plies;
 - against an opponent's open three, only the cells that stop it (where a stone of theirs
-  would make a four) and one's own fours are searched; otherwise the candidates are the
+  would make a four; under caro also a cell beyond the end of their five-to-be, which
+  leaves it blocked at both ends: ``board.stops_open_fours``) and one's own fours are
+  searched; otherwise the candidates are the
   empty cells near stones, the best-valued first (the table's move, the killers, then
   attack + defence worth + history), at most ``BRANCH``; never a point forbidden to the
   side to move (renju's black: ``board.L_FORBIDDEN``);
@@ -46,6 +48,7 @@ from numba import njit
 from ...core import HEURISTIC_LIMIT, WIN
 from ...native import insert_key
 from .board import (
+    CARO,
     EMPTY,
     L_DOUBLE_THREE,
     L_FIVE,
@@ -64,6 +67,7 @@ from .board import (
     find_level,
     place,
     remove,
+    stops_open_fours,
 )
 from .context import (
     ABORTED,
@@ -138,6 +142,7 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
     scores = context.move_scores[ply]
     cap = context.stats[ROOT_BRANCH] if ply == 0 else context.stats[BRANCH]
     defending = board.level_count[them, L_OPEN_FOUR] > 0
+    caro = board.meta[CARO] == 1
     killer0 = context.killers[ply, 0]
     killer1 = context.killers[ply, 1]
     count = 0
@@ -163,7 +168,7 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
                     if shapes[them, q, d] >= FOUR:
                         stops = True
                         break
-                if not stops:
+                if not stops and not (caro and stops_open_fours(board, q, me)):
                     continue
             score = ((value[me, q] & MOVING_WORTH) * 5
                      + (value[them, q] & MOVING_WORTH) * 4 + history[me, q])

@@ -24,6 +24,7 @@ from numba import njit
 
 from ...native import insert_key
 from .board import (
+    CARO,
     EMPTY,
     L_FIVE,
     L_FORBIDDEN,
@@ -35,6 +36,7 @@ from .board import (
     find_level,
     place,
     remove,
+    stops_open_fours,
 )
 from .context import (
     ABORTED,
@@ -89,7 +91,8 @@ def _threat_moves(board: Board, context: Context, attacker: int, ply: int, three
 
 @njit(cache=True)
 def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
-    """Cells that stop the attacker's three (its four cells) and the defender's own fours.
+    """Cells that stop the attacker's three (its four cells; under caro also the cells
+    beyond its ends, ``stops_open_fours``) and the defender's own fours.
 
     A cell where a shape of the attacker's is a four or more has its level from L_FOUR to
     L_FIVE, or L_FORBIDDEN (renju's black: a four beside an overline, say), and every cell
@@ -99,6 +102,7 @@ def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
     moves = context.moves[ply]
     count = 0
     cells, levels, shapes = board.cells, board.level, board.shapes  # (read once: ``generate``)
+    caro = board.meta[CARO] == 1
     for q in board.points:
         if cells[q] != EMPTY:
             continue
@@ -115,6 +119,8 @@ def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
                     if shapes[attacker, q, d] >= FOUR:
                         useful = True
                         break
+            if not useful and caro:
+                useful = stops_open_fours(board, np.int64(q), defender)
         if useful:
             moves[count] = q
             count += 1
