@@ -1,7 +1,7 @@
 """Tune the Gomoku evaluation's worths on positions from yipan's own games.
 
     PYTHONPATH=src python benchmarks/gomoku_tune.py [--games 600] [--seconds 0.03]
-        [--workers 2] [--seed 2026] [--save FILE.npz | --load FILE.npz]
+        [--workers 2] [--seed 2026] [--save FILE.npz | --load FILE.npz ...]
         [--combinations [--min-count 50] [--write src/yipan/games/gomoku/worths.py]]
         [--sides] [--result-weight 1]
 
@@ -38,6 +38,7 @@ import io
 import random
 import sys
 import time
+import zipfile
 from itertools import combinations_with_replacement, product
 from pathlib import Path
 
@@ -189,7 +190,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--save", metavar="FILE.npz", help="keep the positions for --load")
-    parser.add_argument("--load", metavar="FILE.npz", help="fit saved positions, no self-play")
+    parser.add_argument("--load", metavar="FILE.npz", nargs="+",
+                        help="fit saved positions (of one run or several), no self-play")
     parser.add_argument("--combinations", action="store_true",
                         help="fit a worth per shape combination instead (board.worth_table)")
     parser.add_argument("--min-count", type=int, default=50, metavar="N",
@@ -209,12 +211,17 @@ def main() -> int:
     if args.write and not (args.combinations or args.sides):
         parser.error("--write writes fitted combinations: give --combinations or --sides")
     if args.load:
-        with np.load(args.load) as saved:
-            games = [(saved[f"x{i}"], saved[f"c{i}"], saved[f"y{i}"],
-                      saved[f"v{i}"] if f"v{i}" in saved else np.full(len(saved[f"y{i}"]),
-                                                                      np.nan))
-                     for i in range(int(saved["count"]))]
-        print(f"{len(games)} games loaded from {args.load}")
+        games = []
+        for path in args.load:
+            try:
+                with np.load(path) as saved:
+                    games += [(saved[f"x{i}"], saved[f"c{i}"], saved[f"y{i}"],
+                               saved[f"v{i}"] if f"v{i}" in saved
+                               else np.full(len(saved[f"y{i}"]), np.nan))
+                              for i in range(int(saved["count"]))]
+            except (OSError, KeyError, ValueError, zipfile.BadZipFile) as error:
+                parser.error(f"{path}: not positions saved by --save ({error})")
+        print(f"{len(games)} games loaded from {', '.join(args.load)}")
     else:
         rng = random.Random(args.seed)
         centre = [y * 15 + x for x in range(4, 11) for y in range(4, 11)]
