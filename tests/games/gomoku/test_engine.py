@@ -549,7 +549,7 @@ def test_against_an_open_three_no_defence_is_left_out(seed, rule):
     """Where the opponent threatens an open four (or two fours), ``generate`` lists only
     defences and one's own fours, and leaves out none: every allowed point after which the
     opponent has no such threat left (found by playing it), and every four, is listed. Under
-    caro some of those stand where the opponent makes no four (seed 15468 found one)."""
+    caro some of those stand where the opponent makes no four (a constructed one below)."""
     rng = random.Random(seed)
     engine = Engine(11, rule, memory_bytes=1 << 16)
     board, context = engine.board, engine.context

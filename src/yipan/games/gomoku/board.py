@@ -84,7 +84,7 @@ BoardArrays = namedtuple("BoardArrays", [
     "worth", "meta",
 ])
 # meta: [size, width, renju (0/1: black has forbidden points), stones on the board, rows of
-# ``undo`` in use]
+# ``undo`` in use, caro (0/1: a five blocked at both ends is none)]
 SIZE, WIDTH, RENJU, STONES, UNDO_TOP, CARO = range(6)
 UNDO_ROWS_A_STONE = 2 * 4 * 2 * WINDOW  # colours x directions x cells on a line
 
@@ -551,6 +551,11 @@ def stops_open_fours(board: Board, q: int, defender: int) -> bool:
                     break
                 if cells[p] == EMPTY and levels[attacker, p] == L_OPEN_FOUR:
                     aligned = True
+                    break
+            if aligned:
+                break
+        if aligned:
+            break
     if not aligned:
         return False
     place(board, np.int64(q), np.int64(defender))  # (int64: one compiled ``place``)
