@@ -33,6 +33,7 @@ from yipan.games.gomoku.board import (
     new_board,
     place,
     remove,
+    stops_open_fours,
     worth_table,
 )
 from yipan.games.gomoku.context import (
@@ -213,6 +214,31 @@ def stops_by_playing(board, q, defender):
     stops = board.level_count[attacker, L_OPEN_FOUR] == 0
     remove(board, q)
     return bool(stops)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["freestyle", "standard", "caro",
+                                                    "caro-exact"]))
+def test_stops_open_fours_reads_what_playing_the_stone_would_do(seed, rule):
+    """``stops_open_fours`` (from the tables, no stone placed) agrees with placing the stone
+    and looking, at every empty point for both sides, on crowded random positions of every
+    rule without forbidden points."""
+    rng = random.Random(seed)
+    board = new_board(11, rule)
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    placed = 0
+    for cell in cells[:rng.randint(10, 60)]:
+        place(board, cell, placed % 2)
+        placed += 1
+        if board.level_count[:, L_FIVE].any():
+            remove(board, cell)
+            placed -= 1
+    for defender in (0, 1):
+        for q in (int(c) for c in board.points):
+            if board.cells[q] == EMPTY:
+                assert stops_open_fours(board, q, defender) == stops_by_playing(
+                    board, q, defender), (q, defender)
 
 
 def test_under_caro_a_stone_beyond_the_end_of_a_five_to_be_defends():
@@ -481,9 +507,9 @@ def test_threat_moves_are_every_four_and_three_best_first(seed, rule):
 def test_defences_are_every_four_cell_of_the_attacker_and_four_of_the_defender(seed, rule):
     """The defender's answers to a three (read from the cells' levels, the shapes only at
     forbidden cells): every empty point where one of the attacker's shapes is a four or
-    more, or where the defender makes a four or more, and under caro every point that
-    leaves the attacker no open four (found by playing it); never a point forbidden to the
-    defender; in the order of the points."""
+    more, or where the defender makes a four or more, never a point forbidden to the
+    defender, in the order of the points; then, under caro, every other point that leaves
+    the attacker no open four (found by playing it)."""
     rng = random.Random(seed)
     board = new_board(11, rule)
     context = Engine(11, rule, memory_bytes=1 << 16).context
@@ -496,11 +522,14 @@ def test_defences_are_every_four_cell_of_the_attacker_and_four_of_the_defender(s
         expected = [q for q in (int(c) for c in board.points)
                     if board.cells[q] == EMPTY and board.level[defender, q] != L_FORBIDDEN
                     and (board.level[defender, q] >= L_FOUR
-                         or any(board.shapes[attacker, q, d] >= FOUR for d in range(4))
-                         or (rule in ("caro", "caro-exact")
-                             and stops_by_playing(board, q, defender)))]
+                         or any(board.shapes[attacker, q, d] >= FOUR for d in range(4)))]
+        caro = {q for q in (int(c) for c in board.points)
+                if rule in ("caro", "caro-exact") and board.cells[q] == EMPTY
+                and q not in expected and stops_by_playing(board, q, defender)}
         count = _defences(board, context, attacker, 1)
-        assert [int(m) for m in context.moves[1, :count]] == expected
+        listed = [int(m) for m in context.moves[1, :count]]
+        assert listed[:len(expected)] == expected
+        assert sorted(listed[len(expected):]) == sorted(caro)
 
 
 @settings(max_examples=30, deadline=None)

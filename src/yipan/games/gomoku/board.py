@@ -531,17 +531,25 @@ def find_level(board: Board, colour: int, level: int) -> int:
 
 @njit(cache=True)
 def stops_open_fours(board: Board, q: int, defender: int) -> bool:
-    """Whether a stone of ``defender`` on ``q`` leaves the other side no open four (nor two
-    fours) to make, found by playing it; first, cheaply, whether ``q`` lies on a line within
-    ``WINDOW`` of a cell where they make one (elsewhere a stone changes none of their shapes).
+    """Whether a stone of ``defender`` on the empty cell ``q`` would leave the other side no
+    open four (nor two fours) to make: every cell where they make one lies on a line through
+    ``q`` within ``WINDOW`` (elsewhere the stone changes none of their shapes), or is ``q``
+    itself, and its shape on that line, read again in the table with the stone added to its
+    key, leaves it less. Exact, without placing the stone, where no point is forbidden (under
+    renju a stone could also turn a forbidden point of black's into an open four, which this
+    does not read: it serves caro).
 
     Under caro a stone can do that without standing where they would make a four: beyond
     the end of their five-to-be, it leaves that five blocked at both ends; so caro's
     defences are found this way, and the other rules' by shape alone."""
     attacker = 1 - defender
+    threats = board.level_count[attacker, L_OPEN_FOUR]
+    if threats == 0:
+        return False
     width = board.meta[WIDTH]
-    cells, levels = board.cells, board.level
-    aligned = False
+    cells, levels, keys, shapes, table, edge = (board.cells, board.level, board.keys,
+                                                board.shapes, board.table, board.edge)
+    stopped = 1 if levels[attacker, q] == L_OPEN_FOUR else 0
     for d in range(4):
         step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
         for side in (-1, 1):
@@ -549,19 +557,65 @@ def stops_open_fours(board: Board, q: int, defender: int) -> bool:
                 p = q + side * distance * step
                 if cells[p] == WALL:
                     break
-                if cells[p] == EMPTY and levels[attacker, p] == L_OPEN_FOUR:
-                    aligned = True
+                if cells[p] != EMPTY or levels[attacker, p] != L_OPEN_FOUR:
+                    continue
+                # the stone seen from p, as ``_update_lines`` adds it: code 2 in their key
+                offset = -side * distance
+                index = offset + WINDOW if offset < 0 else offset + WINDOW - 1
+                key = ((keys[p, d] >> (KEY_BITS * attacker)) & 0xFFFFFFFF) \
+                    + 2 * POWERS_OF_3[index]
+                fours = 0
+                straight = False
+                for e in range(4):
+                    shape = table[attacker, edge[p, d], key] if e == d \
+                        else shapes[attacker, p, e]
+                    if shape in (OPEN_FOUR, FIVE):
+                        straight = True
+                    elif shape == FOUR:
+                        fours += 1
+                    elif shape == FOUR_FOUR:
+                        fours += 2
+                if straight or fours >= 2:
+                    return False  # (this one is still there)
+                stopped += 1
+    return stopped == threats
+
+
+@njit(cache=True)
+def caro_defences(board: Board, defender: int) -> tuple[np.ndarray, int]:
+    """Under caro, the empty cells (and how many) where ``defender`` stops every open four
+    of the other side without making a four or standing where they make one (those are
+    found by shape): a stone beyond the end of their five-to-be, which leaves it blocked at
+    both ends. Only cells on the lines through one of their open-four points along which
+    they make a four can (a defence must stop that one too); each is tried with
+    ``stops_open_fours``."""
+    attacker = 1 - defender
+    found = np.empty(8 * WINDOW, dtype=np.int64)
+    if board.level_count[attacker, L_OPEN_FOUR] == 0:
+        return found, 0
+    p = find_level(board, attacker, np.int64(L_OPEN_FOUR))
+    width = board.meta[WIDTH]
+    cells, levels, shapes = board.cells, board.level, board.shapes
+    count = 0
+    for d in range(4):
+        if shapes[attacker, p, d] < FOUR:
+            continue
+        step = 1 if d == 0 else width if d == 1 else width + 1 if d == 2 else width - 1
+        for side in (-1, 1):
+            for distance in range(1, WINDOW + 1):
+                q = p + side * distance * step
+                if cells[q] == WALL:
                     break
-            if aligned:
-                break
-        if aligned:
-            break
-    if not aligned:
-        return False
-    place(board, np.int64(q), np.int64(defender))  # (int64: one compiled ``place``)
-    stops = board.level_count[attacker, L_OPEN_FOUR] == 0
-    remove(board, np.int64(q))
-    return stops
+                if cells[q] != EMPTY or levels[defender, q] >= L_FOUR:
+                    continue
+                theirs = False
+                for e in range(4):
+                    if shapes[attacker, q, e] >= FOUR:
+                        theirs = True
+                if not theirs and stops_open_fours(board, np.int64(q), np.int64(defender)):
+                    found[count] = q
+                    count += 1
+    return found, count
 
 
 LIKELY_WIN = 50_000  # a won race by the threat classes, not proved: far below WIN's values

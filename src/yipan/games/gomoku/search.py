@@ -11,7 +11,7 @@ that are decided before the horizon:
 - an open four (or a double four) of the side to move wins in three plies;
 - against an opponent's open three, only the cells that stop it (where a stone of theirs
   would make a four; under caro also a cell beyond the end of their five-to-be, which
-  leaves it blocked at both ends: ``board.stops_open_fours``) and one's own fours are
+  leaves it blocked at both ends: ``board.caro_defences``) and one's own fours are
   searched; otherwise the candidates are the
   empty cells near stones, the best-valued first (the table's move, the killers, then
   attack + defence worth + history), at most ``BRANCH``; never a point forbidden to the
@@ -63,11 +63,11 @@ from .board import (
     STONES,
     WIDTH,
     Board,
+    caro_defences,
     evaluate,
     find_level,
     place,
     remove,
-    stops_open_fours,
 )
 from .context import (
     ABORTED,
@@ -142,7 +142,6 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
     scores = context.move_scores[ply]
     cap = context.stats[ROOT_BRANCH] if ply == 0 else context.stats[BRANCH]
     defending = board.level_count[them, L_OPEN_FOUR] > 0
-    caro = board.meta[CARO] == 1
     killer0 = context.killers[ply, 0]
     killer1 = context.killers[ply, 1]
     count = 0
@@ -168,7 +167,7 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
                     if shapes[them, q, d] >= FOUR:
                         stops = True
                         break
-                if not stops and not (caro and stops_open_fours(board, q, me)):
+                if not stops:
                     continue
             score = ((value[me, q] & MOVING_WORTH) * 5
                      + (value[them, q] & MOVING_WORTH) * 4 + history[me, q])
@@ -176,6 +175,16 @@ def generate(board: Board, context: Context, me: int, ply: int, tt_move: int) ->
                 score += 1 << 40
             elif q in (killer0, killer1):
                 score += 1 << 30
+            arrivals[arrived] = q
+            count = insert_key(scores, count, cap,
+                               score * MAX_MOVES + (MAX_MOVES - 1 - arrived))
+            arrived += 1
+    if defending and board.meta[CARO] == 1:  # (the defences that shapes do not show)
+        extra, extras = caro_defences(board, me)
+        for k in range(extras):
+            q = extra[k]
+            score = ((value[me, q] & MOVING_WORTH) * 5
+                     + (value[them, q] & MOVING_WORTH) * 4 + history[me, q])
             arrivals[arrived] = q
             count = insert_key(scores, count, cap,
                                score * MAX_MOVES + (MAX_MOVES - 1 - arrived))

@@ -33,10 +33,10 @@ from .board import (
     L_THREE,
     MOVING_WORTH,
     Board,
+    caro_defences,
     find_level,
     place,
     remove,
-    stops_open_fours,
 )
 from .context import (
     ABORTED,
@@ -92,7 +92,8 @@ def _threat_moves(board: Board, context: Context, attacker: int, ply: int, three
 @njit(cache=True)
 def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
     """Cells that stop the attacker's three (its four cells; under caro also the cells
-    beyond its ends, ``stops_open_fours``) and the defender's own fours.
+    beyond its ends, ``board.caro_defences``, listed after the others) and the defender's own
+    fours.
 
     A cell where a shape of the attacker's is a four or more has its level from L_FOUR to
     L_FIVE, or L_FORBIDDEN (renju's black: a four beside an overline, say), and every cell
@@ -102,7 +103,6 @@ def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
     moves = context.moves[ply]
     count = 0
     cells, levels, shapes = board.cells, board.level, board.shapes  # (read once: ``generate``)
-    caro = board.meta[CARO] == 1
     for q in board.points:
         if cells[q] != EMPTY:
             continue
@@ -119,10 +119,13 @@ def _defences(board: Board, context: Context, attacker: int, ply: int) -> int:
                     if shapes[attacker, q, d] >= FOUR:
                         useful = True
                         break
-            if not useful and caro:
-                useful = stops_open_fours(board, np.int64(q), defender)
         if useful:
             moves[count] = q
+            count += 1
+    if board.meta[CARO] == 1:  # (the defences that shapes do not show, after the others)
+        extra, extras = caro_defences(board, defender)
+        for k in range(extras):
+            moves[count] = extra[k]
             count += 1
     return count
 
