@@ -204,6 +204,20 @@ def test_the_worth_table_is_the_hand_set_reckoning_where_nothing_was_fitted():
     assert not table.flags.writeable
 
 
+def scatter_stones(board, rng, count, keep):
+    """Up to ``count`` stones, black and white by turns, on shuffled points; a stone after
+    which ``keep()`` is false is taken back (its colour plays the next point instead)."""
+    cells = [int(c) for c in board.points]
+    rng.shuffle(cells)
+    placed = 0
+    for cell in cells[:count]:
+        place(board, cell, placed % 2)
+        placed += 1
+        if not keep():
+            remove(board, cell)
+            placed -= 1
+
+
 def stops_by_playing(board, q, defender):
     """Whether the attacker had an open four (or two fours) to make and, after a stone of
     the defender on ``q``, has none."""
@@ -225,15 +239,8 @@ def test_stops_open_fours_reads_what_playing_the_stone_would_do(seed, rule):
     rule without forbidden points."""
     rng = random.Random(seed)
     board = new_board(11, rule)
-    cells = [int(c) for c in board.points]
-    rng.shuffle(cells)
-    placed = 0
-    for cell in cells[:rng.randint(10, 60)]:
-        place(board, cell, placed % 2)
-        placed += 1
-        if board.level_count[:, L_FIVE].any():
-            remove(board, cell)
-            placed -= 1
+    scatter_stones(board, rng, rng.randint(10, 60),
+                   lambda: not board.level_count[:, L_FIVE].any())
     for defender in (0, 1):
         for q in (int(c) for c in board.points):
             if board.cells[q] == EMPTY:
@@ -583,15 +590,9 @@ def test_against_an_open_three_no_defence_is_left_out(seed, rule):
     engine = Engine(11, rule, memory_bytes=1 << 16)
     board, context = engine.board, engine.context
     context.stats[BRANCH] = MAX_MOVES
-    cells = [int(c) for c in board.points]
-    rng.shuffle(cells)
-    placed = 0
-    for cell in cells[:rng.randint(4, 40)]:
-        place(board, cell, placed % 2)
-        placed += 1
-        if board.level_count[:, L_FIVE].any() or board.level_count[:, L_OPEN_FOUR].all():
-            remove(board, cell)
-            placed -= 1
+    scatter_stones(board, rng, rng.randint(4, 40),
+                   lambda: not (board.level_count[:, L_FIVE].any()
+                                or board.level_count[:, L_OPEN_FOUR].all()))
     for me in (0, 1):
         them = 1 - me
         if board.level_count[them, L_OPEN_FOUR] == 0 or board.level_count[me, L_FIVE] > 0:
