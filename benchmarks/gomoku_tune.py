@@ -25,7 +25,7 @@
    arrays of step 3 describe it only where no combination is fitted.
 5. With ``--sides``, two such tables: a combination's worth to the side to move, and to the
    side waiting (one table weighs that at 9/10 of the first); ``--write`` writes both.
-6. With ``--result-weight W`` below 1, the target is no longer the result alone but W x the
+6. With ``--result-weight W`` below 1, the target is W x the
    result + (1 - W) x the value the game's own search gave the position, as a probability: a
    deeper look than the evaluation's, and far less noisy than one game's outcome. Held-out
    losses are still against the results.
@@ -95,8 +95,8 @@ def combination_features(engine: Engine, me: int) -> np.ndarray:
 
 
 def weighed(c: np.ndarray) -> np.ndarray:
-    """The side to move's combination counts minus 9/10 of the opponent's (files saved
-    before the two were kept apart hold that already)."""
+    """The side to move's combination counts minus 9/10 of the opponent's (a file that
+    holds one row of 715 a position holds that difference already)."""
     n = len(COMBINATIONS)
     return c[:, :n] - 0.9 * c[:, n:] if c.shape[1] == 2 * n else c
 

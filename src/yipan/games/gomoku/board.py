@@ -612,6 +612,7 @@ def caro_defences(board: Board, defender: int) -> tuple[np.ndarray, int]:
                 for e in range(4):
                     if shapes[attacker, q, e] >= FOUR:
                         theirs = True
+                        break
                 if not theirs and stops_open_fours(board, np.int64(q), np.int64(defender)):
                     found[count] = q
                     count += 1
